@@ -1,0 +1,56 @@
+"""The public way to run an agent, for users, scripts and other Frappe apps.
+
+Queue-first: ``run_agent_sync`` records the run and returns at once; a background worker executes
+it. ``now=True`` (or the agent's Run Immediately setting) executes it inside the request, still in
+the conversation's order.
+"""
+
+from __future__ import annotations
+
+import frappe
+from frappe.utils import cint
+
+from huf.ai import runs
+from huf.permissions import check_run_access
+
+
+@frappe.whitelist(allow_guest=True, methods=["POST"])
+def run_agent_sync(
+	agent_name: str,
+	prompt: str,
+	conversation_id: str | None = None,
+	channel_id: str | None = None,
+	external_id: str | None = None,
+	now: bool | int | str = False,
+) -> dict:
+	"""Queue a run of ``agent_name`` for the current user; returns ``{run, conversation, status}``.
+
+	Guests get through only to agents that allow guests (checked in ``queue_run``)."""
+	return runs.queue_run(
+		agent_name,
+		prompt,
+		conversation_id=conversation_id,
+		channel_id=channel_id,
+		external_id=external_id,
+		now=_truthy(now),
+	)
+
+
+@frappe.whitelist()
+def get_agent_run_status(run: str) -> dict:
+	"""Status, answer or error of one of the caller's runs (managers: any run)."""
+	check_run_access(run)
+	return runs.run_status(run)
+
+
+@frappe.whitelist(methods=["POST"])
+def cancel_agent_run(run: str) -> dict:
+	"""Stop one of the caller's runs (managers: any run)."""
+	check_run_access(run)
+	return runs.cancel_run(run)
+
+
+def _truthy(value) -> bool:
+	if isinstance(value, str):
+		return value.strip().lower() in {"1", "true", "yes", "on"}
+	return bool(cint(value))

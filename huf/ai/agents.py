@@ -1,0 +1,111 @@
+"""Agent document -> engine inputs: model, settings, tools and the messages of the next run."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+import frappe
+from frappe import _
+
+from huf.ai.conversations import load_history
+from huf.ai.engine import llm
+from huf.ai.engine.context import ContextSettings, build_context
+from huf.ai.engine.events import Usage
+from huf.ai.engine.loop import LoopSettings
+from huf.ai.engine.tools import Tool
+from huf.ai.tools import load_agent_tools
+from huf.ai.tools.context import RunContext
+
+
+@dataclass
+class PreparedRun:
+	request: llm.LLMRequest
+	tools: list[Tool]
+	settings: LoopSettings
+	summary_usage: Usage
+	summary_model: str
+
+
+def load_agent(agent_name: str):
+	"""The Agent, or a clear error when it is missing or disabled."""
+	if not agent_name or not frappe.db.exists("Agent", agent_name):
+		frappe.throw(_("There is no agent named {0}.").format(frappe.bold(agent_name or "")), frappe.DoesNotExistError)
+	agent = frappe.get_cached_doc("Agent", agent_name)
+	if agent.disabled:
+		frappe.throw(_("The agent {0} is disabled. Enable it on its form to run it.").format(frappe.bold(agent_name)))
+	return agent
+
+
+def model_spec(model_name: str) -> llm.ModelSpec:
+	"""The AI Model with its provider's key and base URL, checked so a missing key is caught before a run."""
+	model = frappe.get_cached_doc("AI Model", model_name)
+	provider = frappe.get_cached_doc("AI Provider", model.provider)
+	api_key = provider.get_password("api_key", raise_exception=False) or None
+	if not api_key and not provider.api_base:
+		frappe.throw(
+			_("The AI Provider {0} has no API key. Open it and enter the key from the provider's dashboard.").format(
+				frappe.bold(provider.name)
+			)
+		)
+	return llm.ModelSpec(model=model.model_name, provider=provider.provider_name, api_key=api_key, api_base=provider.api_base or None)
+
+
+def fallback_models(model_name: str) -> tuple[str, ...]:
+	text = frappe.get_cached_doc("AI Model", model_name).get("fallback_models") or ""
+	return tuple(line.strip() for line in text.splitlines() if line.strip())
+
+
+def prepare_run(agent, conversation: str, prompt: str, ctx: RunContext, with_history: bool = True) -> PreparedRun:
+	"""Everything the loop needs for one run of ``agent`` in ``conversation``."""
+	spec = model_spec(agent.model)
+	summary_usage = Usage()
+	summary_model = ""
+	messages: list[dict] = [{"role": "system", "content": agent.instructions}] if agent.instructions else []
+	if with_history and agent.persist_conversation:
+		plan, summary_usage, summary_model = _history(agent, conversation)
+		messages.extend(plan)
+	messages.append({"role": "user", "content": prompt})
+	request = llm.LLMRequest(
+		model=spec,
+		messages=messages,
+		temperature=agent.temperature,
+		top_p=agent.top_p or None,
+		fallback_models=fallback_models(agent.model),
+	)
+	settings = LoopSettings(max_turns=agent.max_turns or 10, max_context_chars=agent.max_context_chars or 0)
+	return PreparedRun(request, load_agent_tools(agent, ctx), settings, summary_usage, summary_model)
+
+
+def _history(agent, conversation: str) -> tuple[list[dict], Usage, str]:
+	strategy = agent.context_strategy or "None"
+	limit = agent.history_limit or 20
+	if strategy == "FIFO":
+		# one extra group's worth so the boundary-safe slice can still fill the limit
+		pairs = load_history(conversation, limit=limit + 10)
+		return build_context([m for _, m in pairs], ContextSettings("FIFO", limit)).messages, Usage(), ""
+	row = frappe.db.get_value("Agent Conversation", conversation, ["summary", "summarized_until"], as_dict=True)
+	pairs = load_history(conversation, after_sequence=row.summarized_until or 0)
+	settings = ContextSettings(strategy, limit, agent.summary_ratio or 0.7, agent.summary_prompt)
+	spent: list[llm.ModelTurn] = []
+	plan = build_context([m for _, m in pairs], settings, row.summary, _summarizer(agent, spent))
+	if plan.folded:
+		frappe.db.set_value(
+			"Agent Conversation",
+			conversation,
+			{"summary": plan.summary, "summarized_until": pairs[plan.folded - 1][0]},
+			update_modified=False,
+		)
+	usage = sum((turn.usage for turn in spent), Usage())
+	return plan.messages, usage, spent[0].model if spent else ""
+
+
+def _summarizer(agent, spent: list) -> Callable[[str], str]:
+	def summarize(prompt: str) -> str:
+		model = agent.summary_model or agent.model
+		request = llm.LLMRequest(model=model_spec(model), messages=[{"role": "user", "content": prompt}])
+		turn = llm.stream_turn(request)
+		spent.append(turn)
+		return turn.content
+
+	return summarize

@@ -1,0 +1,134 @@
+"""The one event vocabulary the loop emits; the recorder, SSE and realtime all consume it.
+
+Every event is a small frozen dataclass with a ``type`` string that is also its SSE event name.
+``to_dict`` gives the JSON payload a client sees.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any, Callable, Union
+
+
+@dataclass(frozen=True)
+class Usage:
+	input_tokens: int = 0
+	output_tokens: int = 0
+	cached_tokens: int = 0
+
+	@property
+	def total_tokens(self) -> int:
+		return self.input_tokens + self.output_tokens
+
+	def __add__(self, other: "Usage") -> "Usage":
+		return Usage(
+			self.input_tokens + other.input_tokens,
+			self.output_tokens + other.output_tokens,
+			self.cached_tokens + other.cached_tokens,
+		)
+
+	def to_dict(self) -> dict[str, int]:
+		return {
+			"input_tokens": self.input_tokens,
+			"output_tokens": self.output_tokens,
+			"cached_tokens": self.cached_tokens,
+			"total_tokens": self.total_tokens,
+		}
+
+
+@dataclass(frozen=True)
+class ToolCall:
+	"""One tool call the model asked for, as the model sent it (arguments is the raw JSON text)."""
+
+	id: str
+	name: str
+	arguments: str
+
+	def to_openai(self) -> dict[str, Any]:
+		return {"id": self.id, "type": "function", "function": {"name": self.name, "arguments": self.arguments}}
+
+
+@dataclass(frozen=True)
+class DeltaEvent:
+	"""A piece of answer text as the model produced it. ``full_response`` is the text so far."""
+
+	content: str
+	full_response: str
+	turn: int = 0
+	type: str = field(default="delta", init=False)
+
+
+@dataclass(frozen=True)
+class AssistantEvent:
+	"""The model finished one round. Carries the assistant message to persist (text and/or tool calls)."""
+
+	content: str
+	tool_calls: tuple[ToolCall, ...]
+	turn: int
+	usage: Usage
+	model: str
+	type: str = field(default="assistant", init=False)
+
+
+@dataclass(frozen=True)
+class ToolCallEvent:
+	call: ToolCall
+	turn: int
+	type: str = field(default="tool_call", init=False)
+
+
+@dataclass(frozen=True)
+class ToolResultEvent:
+	"""The outcome of one tool call. ``content`` is what the model sees (already truncated)."""
+
+	call: ToolCall
+	content: str
+	ok: bool
+	error: str | None
+	duration_ms: float
+	truncated: bool
+	turn: int
+	result: Any = None
+	type: str = field(default="tool_result", init=False)
+
+
+@dataclass(frozen=True)
+class UsageEvent:
+	usage: Usage
+	turn: int
+	model: str
+	type: str = field(default="usage", init=False)
+
+
+@dataclass(frozen=True)
+class CompleteEvent:
+	response: str
+	usage: Usage
+	turns: int
+	duration_seconds: float
+	cost: float = 0.0
+	type: str = field(default="complete", init=False)
+
+
+@dataclass(frozen=True)
+class ErrorEvent:
+	kind: str
+	message: str
+	cause: str | None = None
+	type: str = field(default="error", init=False)
+
+
+Event = Union[DeltaEvent, AssistantEvent, ToolCallEvent, ToolResultEvent, UsageEvent, CompleteEvent, ErrorEvent]
+EventSink = Callable[[Event], None]
+
+
+def event_to_dict(event: Event) -> dict[str, Any]:
+	"""JSON-ready payload of an event (dataclasses flattened, usage with its total)."""
+	data = asdict(event)
+	if isinstance(getattr(event, "usage", None), Usage):
+		data["usage"] = event.usage.to_dict()  # type: ignore[union-attr]
+	return data
+
+
+def no_listener(_event: Event) -> None:
+	"""The sink of a non-streamed run: a stream nobody listens to."""

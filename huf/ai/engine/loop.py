@@ -1,0 +1,179 @@
+"""The agent loop: model <-> tool rounds until the model answers, is cancelled, fails or runs out of turns.
+
+One code path: the model is always streamed; a caller who does not care about deltas passes a sink
+that ignores them. Every step is emitted as an event the moment it happens, so the recorder
+persists a run as it goes and a crash loses at most the step in flight.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field, replace
+from typing import Callable, Sequence
+
+from huf.ai.engine import llm
+from huf.ai.engine.events import (
+	AssistantEvent,
+	CompleteEvent,
+	DeltaEvent,
+	ErrorEvent,
+	EventSink,
+	ToolCallEvent,
+	ToolResultEvent,
+	Usage,
+	UsageEvent,
+)
+from huf.ai.engine.messages import ResultLookup, repair_message_sequence
+from huf.ai.engine.tools import Tool, execute_tool_call
+
+CostOf = Callable[[str, Usage], float]
+ModelCall = Callable[..., llm.ModelTurn]
+
+
+@dataclass(frozen=True)
+class LoopSettings:
+	max_turns: int = 10
+	max_context_chars: int = 20000
+
+
+@dataclass
+class LoopResult:
+	status: str  # "success" | "failed" | "cancelled"
+	response: str = ""
+	usage: Usage = field(default_factory=Usage)
+	cost: float = 0.0
+	turns: int = 0
+	model: str = ""
+	error: ErrorEvent | None = None
+	messages: list[dict] = field(default_factory=list)  # what this run added after the request's messages
+
+
+class MaxTurnsExceeded(Exception):
+	pass
+
+
+def run_loop(
+	request: llm.LLMRequest,
+	tools: Sequence[Tool],
+	on_event: EventSink,
+	settings: LoopSettings = LoopSettings(),
+	should_cancel: Callable[[], bool] = lambda: False,
+	cost_of: CostOf = lambda _model, _usage: 0.0,
+	lookup_result: ResultLookup | None = None,
+	call_model: ModelCall = llm.stream_turn,
+) -> LoopResult:
+	"""Run ``request`` with ``tools`` and return how it ended; events go to ``on_event`` as they happen."""
+	started = time.perf_counter()
+	state = _State(request=request, on_event=on_event, cost_of=cost_of)
+	by_name = {tool.name: tool for tool in tools}
+	specs = [tool.spec() for tool in tools]
+	try:
+		for turn in range(1, settings.max_turns + 1):
+			state.turns = turn
+			if should_cancel():
+				raise llm.Cancelled("The run was stopped.", partial=None)
+			history, _ = repair_message_sequence(request.messages + state.added, lookup_result)
+			model_turn = call_model(
+				replace(request, messages=history, tools=specs), state.delta_sink(turn), should_cancel
+			)
+			state.record_model_turn(model_turn, turn)
+			if not model_turn.tool_calls:
+				return state.finish("success", model_turn.content, started)
+			for call in model_turn.tool_calls:
+				if should_cancel():
+					raise llm.Cancelled("The run was stopped.", partial=None)
+				on_event(ToolCallEvent(call=call, turn=turn))
+				outcome = execute_tool_call(call, by_name, settings.max_context_chars)
+				on_event(
+					ToolResultEvent(
+						call=call,
+						content=outcome.content,
+						ok=outcome.ok,
+						error=outcome.error,
+						duration_ms=outcome.duration_ms,
+						truncated=outcome.truncated,
+						turn=turn,
+						result=outcome.result,
+					)
+				)
+				state.added.append({"role": "tool", "tool_call_id": call.id, "content": outcome.content})
+		raise MaxTurnsExceeded
+	except llm.Cancelled as cancelled:
+		if cancelled.partial is not None:
+			state.record_usage(cancelled.partial.usage, cancelled.partial.model, state.turns)
+		return state.finish("cancelled", "".join(state.text), started)
+	except llm.LLMError as error:
+		return state.fail(ErrorEvent(kind=error.kind, message=error.message, cause=error.cause), started)
+	except MaxTurnsExceeded:
+		message = (
+			f"The agent used all {settings.max_turns} of its turns without giving an answer. "
+			"Raise Max Turns on the agent, or ask for something that needs fewer steps."
+		)
+		return state.fail(ErrorEvent(kind="max_turns", message=message), started)
+
+
+@dataclass
+class _State:
+	request: llm.LLMRequest
+	on_event: EventSink
+	cost_of: CostOf
+	added: list[dict] = field(default_factory=list)
+	text: list[str] = field(default_factory=list)
+	usage: Usage = field(default_factory=Usage)
+	cost: float = 0.0
+	turns: int = 0
+	model: str = ""
+
+	def delta_sink(self, turn: int) -> Callable[[str], None]:
+		def sink(content: str) -> None:
+			self.text.append(content)
+			self.on_event(DeltaEvent(content=content, full_response="".join(self.text), turn=turn))
+
+		return sink
+
+	def record_usage(self, usage: Usage, model: str, turn: int) -> None:
+		self.usage += usage
+		self.cost += self.cost_of(model, usage)
+		self.model = model or self.model
+		self.on_event(UsageEvent(usage=usage, turn=turn, model=model))
+
+	def record_model_turn(self, model_turn: llm.ModelTurn, turn: int) -> None:
+		self.record_usage(model_turn.usage, model_turn.model, turn)
+		self.on_event(
+			AssistantEvent(
+				content=model_turn.content,
+				tool_calls=model_turn.tool_calls,
+				turn=turn,
+				usage=model_turn.usage,
+				model=model_turn.model,
+			)
+		)
+		message: dict = {"role": "assistant", "content": model_turn.content or ""}
+		if model_turn.tool_calls:
+			message["tool_calls"] = [call.to_openai() for call in model_turn.tool_calls]
+		self.added.append(message)
+
+	def finish(self, status: str, response: str, started: float) -> LoopResult:
+		duration = round(time.perf_counter() - started, 6)
+		if status == "success":
+			self.on_event(
+				CompleteEvent(response=response, usage=self.usage, turns=self.turns, duration_seconds=duration, cost=self.cost)
+			)
+		return self._result(status, response)
+
+	def fail(self, error: ErrorEvent, started: float) -> LoopResult:
+		self.on_event(error)
+		result = self._result("failed", "".join(self.text))
+		result.error = error
+		return result
+
+	def _result(self, status: str, response: str) -> LoopResult:
+		return LoopResult(
+			status=status,
+			response=response,
+			usage=self.usage,
+			cost=round(self.cost, 8),
+			turns=self.turns,
+			model=self.model,
+			messages=self.added,
+		)

@@ -1,0 +1,113 @@
+"""Tools as the engine sees them: a name, a JSON schema and a plain callable.
+
+The model's own mistakes (arguments that are not JSON, that break the schema, a tool that does not
+exist, a tool that raises) become tool results the model can read and recover from; they never end
+the run.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping
+
+from huf.ai.engine.events import ToolCall
+
+TRUNCATION_NOTE = "\n[truncated: the result was {total} characters; only the first {kept} are shown]"
+
+
+class ToolError(Exception):
+	"""An expected tool failure whose message is written for the model (and the person reading the run)."""
+
+
+@dataclass
+class Tool:
+	name: str
+	description: str
+	parameters: dict
+	handler: Callable[[dict], Any]
+	_validator: Any = field(default=None, init=False, repr=False, compare=False)
+
+	def spec(self) -> dict:
+		"""The OpenAI function-tool entry sent to the model."""
+		return {
+			"type": "function",
+			"function": {"name": self.name, "description": self.description, "parameters": self.parameters},
+		}
+
+	def validate(self, arguments: dict) -> None:
+		"""Raise ToolError listing every way ``arguments`` break the schema."""
+		if self._validator is None:
+			from jsonschema import Draft202012Validator
+
+			self._validator = Draft202012Validator(self.parameters or {"type": "object"})
+		errors = sorted(self._validator.iter_errors(arguments), key=lambda error: list(error.path))
+		if errors:
+			problems = "; ".join(_describe(error) for error in errors)
+			raise ToolError(f"Invalid arguments for {self.name}: {problems}")
+
+
+@dataclass(frozen=True)
+class ToolOutcome:
+	content: str
+	ok: bool
+	error: str | None
+	result: Any
+	truncated: bool
+	duration_ms: float
+
+
+def execute_tool_call(call: ToolCall, tools: Mapping[str, Tool], max_chars: int) -> ToolOutcome:
+	"""Run one call to completion; every failure is an outcome, never an exception."""
+	started = time.perf_counter()
+	try:
+		tool = tools.get(call.name)
+		if tool is None:
+			known = ", ".join(sorted(tools)) or "none"
+			raise ToolError(f"There is no tool named {call.name!r}. Available tools: {known}.")
+		arguments = parse_arguments(call.arguments)
+		tool.validate(arguments)
+		result = tool.handler(arguments)
+	except Exception as error:  # noqa: BLE001 - any tool failure goes back to the model
+		message = str(error) if isinstance(error, ToolError) else f"{type(error).__name__}: {error}"
+		content, truncated = truncate(json.dumps({"error": message}), max_chars)
+		return ToolOutcome(content, False, message, None, truncated, _ms(started))
+	content, truncated = truncate(serialize_result(result), max_chars)
+	return ToolOutcome(content, True, None, result, truncated, _ms(started))
+
+
+def parse_arguments(raw: str | None) -> dict:
+	"""The model's argument text as a dict; empty text means no arguments."""
+	if raw is None or not raw.strip():
+		return {}
+	try:
+		value = json.loads(raw)
+	except json.JSONDecodeError as error:
+		raise ToolError(f"The arguments are not valid JSON ({error.msg} at position {error.pos}).") from None
+	if not isinstance(value, dict):
+		raise ToolError("The arguments must be a JSON object.")
+	return value
+
+
+def serialize_result(value: Any) -> str:
+	"""Text the model reads: strings as they are, anything else as JSON (dates and the like as text)."""
+	if isinstance(value, str):
+		return value
+	return json.dumps(value, default=str, ensure_ascii=False)
+
+
+def truncate(text: str, max_chars: int) -> tuple[str, bool]:
+	"""Cut ``text`` to ``max_chars`` (0 or less means no limit), saying so at the end."""
+	if max_chars <= 0 or len(text) <= max_chars:
+		return text, False
+	return text[:max_chars] + TRUNCATION_NOTE.format(total=len(text), kept=max_chars), True
+
+
+def _describe(error) -> str:
+	where = ".".join(str(part) for part in error.absolute_path)
+	return f"{where}: {error.message}" if where else error.message
+
+
+def _ms(started: float) -> float:
+	return round((time.perf_counter() - started) * 1000, 3)

@@ -1,0 +1,122 @@
+"""Who may run an agent and see a conversation; `get_me` for the SPA.
+
+Conversations belong to the user who started them (`Agent Conversation.user`). Runs, messages and
+tool calls follow their conversation. Huf Managers and System Managers see everything.
+"""
+
+from __future__ import annotations
+
+import frappe
+from frappe import _
+
+MANAGER_ROLES = {"System Manager", "Huf Manager"}
+
+
+def is_manager(user: str | None = None) -> bool:
+	return bool(MANAGER_ROLES.intersection(frappe.get_roles(user or frappe.session.user)))
+
+
+def can_run_agent(agent, user: str | None = None) -> bool:
+	"""Guests only where the agent allows them; otherwise read access to the Agent, narrowed by its
+	Users / Roles lists when either has rows."""
+	user = user or frappe.session.user
+	if user == "Guest":
+		return bool(agent.allow_guest)
+	if is_manager(user):
+		return True
+	if not frappe.has_permission("Agent", "read", doc=agent, user=user):
+		return False
+	users = {row.user for row in agent.get("agent_users") or []}
+	roles = {row.role for row in agent.get("agent_roles") or []}
+	if not users and not roles:
+		return True
+	return user in users or bool(roles.intersection(frappe.get_roles(user)))
+
+
+def owns_conversation(conversation: str, user: str | None = None) -> bool:
+	user = user or frappe.session.user
+	return is_manager(user) or frappe.db.get_value("Agent Conversation", conversation, "user") == user
+
+
+@frappe.whitelist()
+def get_me() -> dict:
+	"""What the signed-in user may do in Huf, so the web app can hide what they can't (the server still checks)."""
+	user = frappe.session.user
+	manager = is_manager(user)
+	return {
+		"user": user,
+		"full_name": frappe.utils.get_fullname(user),
+		"is_manager": manager,
+		"capabilities": {
+			"agent.run": user != "Guest",
+			"agent.manage": manager,
+			"provider.manage": manager,
+			"run.view_all": manager,
+		},
+	}
+
+
+# --- row-level hooks (hooks.py: permission_query_conditions / has_permission) -------------------
+
+
+def _escaped(user: str | None) -> str:
+	return frappe.db.escape(user or frappe.session.user)
+
+
+def conversation_query(user: str | None = None) -> str:
+	if is_manager(user):
+		return ""
+	return f"`tabAgent Conversation`.`user` = {_escaped(user)}"
+
+
+def run_query(user: str | None = None) -> str:
+	if is_manager(user):
+		return ""
+	return f"`tabAgent Run`.`user` = {_escaped(user)}"
+
+
+def message_query(user: str | None = None) -> str:
+	if is_manager(user):
+		return ""
+	return (
+		"`tabAgent Message`.`conversation` in "
+		f"(select name from `tabAgent Conversation` where `user` = {_escaped(user)})"
+	)
+
+
+def tool_call_query(user: str | None = None) -> str:
+	if is_manager(user):
+		return ""
+	return f"`tabAgent Tool Call`.`agent_run` in (select name from `tabAgent Run` where `user` = {_escaped(user)})"
+
+
+def conversation_has_permission(doc, ptype=None, user=None) -> bool:
+	return is_manager(user) or doc.user == (user or frappe.session.user)
+
+
+def run_has_permission(doc, ptype=None, user=None) -> bool:
+	return is_manager(user) or doc.user == (user or frappe.session.user)
+
+
+def message_has_permission(doc, ptype=None, user=None) -> bool:
+	return owns_conversation(doc.conversation, user)
+
+
+def tool_call_has_permission(doc, ptype=None, user=None) -> bool:
+	return is_manager(user) or frappe.db.get_value("Agent Run", doc.agent_run, "user") == (user or frappe.session.user)
+
+
+def check_run_access(run: str) -> dict:
+	"""The run's status fields when the current user owns it (or manages Huf); PermissionError otherwise."""
+	row = frappe.db.get_value(
+		"Agent Run",
+		run,
+		["name", "user", "conversation", "status", "response", "error_message", "error_kind", "total_tokens", "total_cost"],
+		as_dict=True,
+	)
+	if not row:
+		frappe.throw(_("Agent Run {0} was not found.").format(run), frappe.DoesNotExistError)
+	user = frappe.session.user
+	if user == "Guest" or not (is_manager(user) or row.user == user):
+		frappe.throw(_("This run belongs to someone else."), frappe.PermissionError)
+	return row

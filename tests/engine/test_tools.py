@@ -1,0 +1,67 @@
+"""Tool calls: argument validation, unknown tools and exceptions become results the model reads."""
+
+import json
+
+from huf.ai.engine.events import ToolCall
+from huf.ai.engine.tools import Tool, ToolError, execute_tool_call, truncate
+
+SCHEMA = {
+	"type": "object",
+	"properties": {"name": {"type": "string"}, "qty": {"type": "integer", "minimum": 1}},
+	"required": ["name"],
+	"additionalProperties": False,
+}
+
+
+def make_tools(handler=lambda args: {"got": args}) -> dict:
+	return {"lookup": Tool("lookup", "Look something up", SCHEMA, handler)}
+
+
+def run(arguments: str, tools=None, max_chars: int = 1000, name: str = "lookup"):
+	return execute_tool_call(ToolCall("c1", name, arguments), tools or make_tools(), max_chars)
+
+
+def test_valid_arguments_reach_the_handler_and_the_result_is_json():
+	outcome = run('{"name": "x", "qty": 2}')
+	assert outcome.ok and outcome.result == {"got": {"name": "x", "qty": 2}}
+	assert json.loads(outcome.content) == {"got": {"name": "x", "qty": 2}}
+
+
+def test_schema_violations_are_all_reported_and_the_handler_never_runs():
+	calls = []
+	outcome = run('{"qty": 0, "extra": 1}', make_tools(lambda a: calls.append(a)))
+	assert not outcome.ok and calls == []
+	assert "'name' is a required property" in outcome.error
+	assert "qty: 0 is less than the minimum of 1" in outcome.error
+	assert "Additional properties are not allowed" in outcome.error
+
+
+def test_malformed_json_and_non_object_arguments_are_tool_errors():
+	assert "not valid JSON" in run('{"name": ').error
+	assert "must be a JSON object" in run("[1, 2]").error
+	assert run("").error == "Invalid arguments for lookup: 'name' is a required property"
+
+
+def test_unknown_tool_names_the_available_ones():
+	outcome = run("{}", name="nope")
+	assert not outcome.ok and "There is no tool named 'nope'" in outcome.error and "lookup" in outcome.error
+
+
+def test_handler_exceptions_are_caught_with_their_message():
+	def boom(_args):
+		raise ValueError("database is grumpy")
+
+	def polite(_args):
+		raise ToolError("Sales Order SO-1 was not found.")
+
+	assert run('{"name": "x"}', make_tools(boom)).error == "ValueError: database is grumpy"
+	outcome = run('{"name": "x"}', make_tools(polite))
+	assert outcome.error == "Sales Order SO-1 was not found."
+	assert json.loads(outcome.content) == {"error": "Sales Order SO-1 was not found."}
+
+
+def test_results_are_truncated_at_max_chars_and_say_so():
+	outcome = run('{"name": "x"}', make_tools(lambda a: "y" * 500), max_chars=100)
+	assert outcome.truncated and outcome.content.startswith("y" * 100)
+	assert "the result was 500 characters; only the first 100 are shown" in outcome.content
+	assert truncate("short", 0) == ("short", False)

@@ -1,0 +1,215 @@
+"""Site tier: tests inside a real Frappe site with Huf installed.
+
+Run from the bench's ``sites`` folder with the bench's Python:
+    ../env/bin/python -m pytest /path/to/huf/tests/site --site <site>
+Workers and the web server are real processes started here (and killed at the end), so tests can
+also kill a worker on purpose. The model is the scripted OpenAI-compatible server of tests/support.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.append(str(ROOT))  # for the tests package; huf itself is the installed app
+os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+
+import frappe  # noqa: E402
+
+from tests.support.scripted_llm import ScriptedLLM  # noqa: E402
+
+
+def pytest_addoption(parser):
+	parser.addoption("--site", action="store", default=os.environ.get("HUF_TEST_SITE"), help="site to test on")
+
+
+@pytest.fixture(scope="session")
+def site(request):
+	name = request.config.getoption("--site")
+	if not name:
+		pytest.skip("no --site given")
+	frappe.init(site=name, sites_path=os.getcwd())
+	frappe.connect()
+	frappe.set_user("Administrator")
+	from frappe.installer import update_site_config
+
+	update_site_config("huf_lock_ttl", 3)  # workers read it too: a killed worker's lock expires in 3 s
+	frappe.conf.huf_lock_ttl = 3
+	yield name
+	frappe.db.rollback()
+	frappe.destroy()
+
+
+@pytest.fixture(autouse=True)
+def _fresh_transaction(site):
+	frappe.set_user("Administrator")
+	frappe.db.commit()
+	yield
+	frappe.db.rollback()
+	frappe.set_user("Administrator")
+
+
+@pytest.fixture(scope="session")
+def llm_server():
+	server = ScriptedLLM()
+	server.start()
+	yield server
+	server.stop()
+
+
+@pytest.fixture
+def llm(llm_server):
+	llm_server.reset()
+	return llm_server
+
+
+def bench_command(site: str, *args: str) -> list[str]:
+	return [sys.executable, "-m", "frappe.utils.bench_helper", "frappe", "--site", site, *args]
+
+
+class Workers:
+	"""Real RQ workers for this site's queues, as separate processes."""
+
+	def __init__(self, site: str):
+		self.site = site
+		self.procs: list[subprocess.Popen] = []
+
+	def start(self, count: int = 1) -> None:
+		env = dict(os.environ, LITELLM_LOCAL_MODEL_COST_MAP="True")
+		for _ in range(count):
+			self.procs.append(
+				subprocess.Popen(
+					[sys.executable, "-m", "frappe.utils.bench_helper", "frappe", "worker", "--queue", "long,default,short"],
+					cwd=os.getcwd(),
+					env=env,
+					stdout=subprocess.DEVNULL,
+					stderr=subprocess.DEVNULL,
+					start_new_session=True,
+				)
+			)
+
+	def kill(self, index: int = 0) -> None:
+		"""SIGKILL a worker and everything it forked (the work horse running a job included)."""
+		proc = self.procs.pop(index)
+		os.killpg(proc.pid, signal.SIGKILL)
+		proc.wait()
+
+	def stop(self) -> None:
+		while self.procs:
+			proc = self.procs.pop()
+			os.killpg(proc.pid, signal.SIGTERM)
+			try:
+				proc.wait(timeout=10)
+			except subprocess.TimeoutExpired:
+				os.killpg(proc.pid, signal.SIGKILL)
+
+
+@pytest.fixture
+def workers(site):
+	pool = Workers(site)
+	yield pool
+	pool.stop()
+
+
+def make_user(email: str, roles: list[str]) -> str:
+	if not frappe.db.exists("User", email):
+		user = frappe.get_doc({"doctype": "User", "email": email, "first_name": email.split("@")[0], "send_welcome_email": 0})
+		user.insert(ignore_permissions=True)
+	user = frappe.get_doc("User", email)
+	user.remove_roles(*[r.role for r in user.roles if r.role not in roles])
+	user.add_roles(*roles)
+	frappe.db.commit()
+	return email
+
+
+@contextmanager
+def as_user(email: str):
+	previous = frappe.session.user
+	frappe.set_user(email)
+	try:
+		yield
+	finally:
+		frappe.set_user(previous)
+
+
+def wait_for(predicate, timeout: float = 30.0, interval: float = 0.1, message: str = "condition"):
+	deadline = time.monotonic() + timeout
+	while time.monotonic() < deadline:
+		frappe.db.commit()
+		value = predicate()
+		if value:
+			return value
+		time.sleep(interval)
+	raise AssertionError(f"timed out after {timeout}s waiting for {message}")
+
+
+class Web:
+	"""Frappe's WSGI app under gunicorn, the way production serves it."""
+
+	def __init__(self, site: str):
+		import socket
+
+		with socket.socket() as s:
+			s.bind(("127.0.0.1", 0))
+			self.port = s.getsockname()[1]
+		self.site = site
+		self.base = f"http://127.0.0.1:{self.port}"
+		env = dict(os.environ, LITELLM_LOCAL_MODEL_COST_MAP="True")
+		self.proc = subprocess.Popen(
+			[sys.executable, "-m", "gunicorn", "-b", f"127.0.0.1:{self.port}", "-w", "2", "--threads", "4", "-t", "120", "frappe.app:application"],
+			cwd=os.getcwd(),
+			env=env,
+			stdout=subprocess.DEVNULL,
+			stderr=subprocess.DEVNULL,
+			start_new_session=True,
+		)
+		wait_for(self._up, 60, 0.2, "the web server")
+
+	def _up(self) -> bool:
+		import requests
+
+		try:
+			return requests.get(self.base + "/api/method/ping", headers=self.site_header(), timeout=2).ok
+		except requests.RequestException:
+			return False
+
+	def site_header(self) -> dict:
+		return {"X-Frappe-Site-Name": self.site, "Host": self.site}
+
+	def token_headers(self, user: str) -> dict:
+		doc = frappe.get_doc("User", user)
+		secret = frappe.generate_hash(length=15)
+		doc.api_key = doc.api_key or frappe.generate_hash(length=15)
+		doc.api_secret = secret
+		doc.save(ignore_permissions=True)
+		frappe.db.commit()
+		return {**self.site_header(), "Authorization": f"token {doc.api_key}:{secret}"}
+
+	def post(self, path: str, data: dict, headers: dict):
+		import requests
+
+		return requests.post(self.base + path, json=data, headers=headers, timeout=60)
+
+	def get(self, path: str, headers: dict, **params):
+		import requests
+
+		return requests.get(self.base + path, params=params, headers=headers, timeout=60)
+
+	def stop(self) -> None:
+		os.killpg(self.proc.pid, signal.SIGTERM)
+		self.proc.wait(timeout=20)
+
+
+@pytest.fixture(scope="session")
+def web(site):
+	server = Web(site)
+	yield server
+	server.stop()

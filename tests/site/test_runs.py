@@ -1,0 +1,194 @@
+"""Queue-first runs on a real site: inline and through real RQ workers, tools, ordering, failures."""
+
+from __future__ import annotations
+
+import json
+import threading
+
+import frappe
+import pytest
+
+from huf.ai.agent.integration import get_agent_run_status, run_agent_sync
+from huf.ai.runs import sweep_stale_runs
+from tests.site import fixtures
+from tests.site.conftest import as_user, make_user, wait_for
+from tests.support.scripted_llm import empty, error, hang, text, tool_calls
+
+
+def messages_of(conversation: str) -> list[dict]:
+	return frappe.get_all(
+		"Agent Message",
+		filters={"conversation": conversation},
+		fields=["sequence", "role", "kind", "content", "tool_call_id", "context_policy"],
+		order_by="sequence asc",
+	)
+
+
+def test_install_created_roles_tool_types_and_builtin_tools(site):
+	assert frappe.db.exists("Role", "Huf Manager") and frappe.db.exists("Role", "Huf User")
+	assert frappe.db.exists("Agent Tool Type", "Document Operations")
+	builtin = frappe.get_doc("Agent Tool Function", "describe_doctype")
+	assert builtin.types == "App Provided" and builtin.is_builtin
+	assert json.loads(builtin.function_definition)["parameters"]["required"] == ["doctype"]
+
+
+def test_inline_run_with_a_tool_round_records_every_step(site, llm):
+	fixtures.tool("huf_test_create_todo", "Create Document", "ToDo")
+	agent = fixtures.agent(llm, tools=("huf_test_create_todo",))
+	llm.script(
+		tool_calls([("call_1", "huf_test_create_todo", json.dumps({"data": {"description": "buy milk"}}))], usage=(50, 10, 0)),
+		text("Created the ToDo.", usage=(80, 6, 20)),
+	)
+	result = run_agent_sync(agent, "Remind me to buy milk", now=True)
+
+	assert result["status"] == "Success", result
+	assert result["response"] == "Created the ToDo."
+	run = frappe.get_doc("Agent Run", result["run"])
+	assert (run.input_tokens, run.output_tokens, run.cached_tokens, run.total_tokens) == (130, 16, 20, 146)
+	assert run.turns == 2 and run.user == "Administrator"
+	assert frappe.db.exists("ToDo", {"description": "buy milk"})
+	steps = [(m.role, m.kind) for m in messages_of(result["conversation"])]
+	assert steps == [("user", "Message"), ("agent", "Tool Call"), ("tool", "Tool Result"), ("agent", "Message")]
+	call = frappe.get_all("Agent Tool Call", filters={"agent_run": run.name}, fields=["status", "tool", "call_id"])
+	assert call == [{"status": "Success", "tool": "huf_test_create_todo", "call_id": "call_1"}]
+	assert frappe.db.get_value("Agent", agent, "total_run") >= 1
+
+
+def test_history_is_sent_back_as_valid_tool_call_pairs(site, llm):
+	fixtures.tool("huf_test_get_todo", "Get List", "ToDo")
+	agent = fixtures.agent(llm, tools=("huf_test_get_todo",))
+	llm.script(tool_calls([("call_a", "huf_test_get_todo", "{}")]), text("You have some ToDos."), text("Second answer"))
+	first = run_agent_sync(agent, "What do I have to do?", now=True)
+	run_agent_sync(agent, "And now?", conversation_id=first["conversation"], now=True)
+	sent = llm.requests[-1]["body"]["messages"]
+	roles = [m["role"] for m in sent]
+	assert roles == ["system", "user", "assistant", "tool", "assistant", "user"]
+	assert sent[2]["tool_calls"][0]["id"] == sent[3]["tool_call_id"] == "call_a"
+
+
+def test_queued_run_returns_at_once_and_a_worker_runs_it(site, llm, workers):
+	agent = fixtures.agent(llm)
+	llm.script(text("from the worker"))
+	result = run_agent_sync(agent, "hello")
+	assert result["status"] == "Queued" and set(result) == {"run", "conversation", "status"}
+	frappe.db.commit()
+	workers.start(1)
+	status = wait_for(lambda: get_agent_run_status(result["run"])["status"] in ("Success", "Failed"), 60, message="run to end")
+	assert status
+	final = get_agent_run_status(result["run"])
+	assert final["status"] == "Success" and final["response"] == "from the worker"
+
+
+def test_ten_concurrent_posts_run_in_posting_order_with_two_workers(site, llm, workers, web):
+	agent = fixtures.agent(llm, name="Order Agent")
+	llm.respond_with(lambda body: text("echo: " + body["messages"][-1]["content"]))
+	first = run_agent_sync(agent, "prompt 0")
+	frappe.db.commit()
+	conversation = first["conversation"]
+	headers = web.token_headers("Administrator")
+	responses: list = []
+
+	def post(i: int) -> None:
+		data = {"agent_name": agent, "prompt": f"prompt {i}", "conversation_id": conversation}
+		responses.append(web.post("/api/method/huf.ai.agent.integration.run_agent_sync", data, headers))
+
+	threads = [threading.Thread(target=post, args=(i,)) for i in range(1, 10)]
+	for t in threads:
+		t.start()
+	for t in threads:
+		t.join()
+	assert [r.status_code for r in responses] == [200] * 9, [r.text for r in responses]
+	workers.start(2)
+	wait_for(
+		lambda: frappe.db.count("Agent Run", {"conversation": conversation, "status": "Success"}) == 10,
+		120,
+		message="ten runs",
+	)
+	runs = frappe.get_all(
+		"Agent Run",
+		filters={"conversation": conversation},
+		fields=["sequence", "prompt", "response", "started_at"],
+		order_by="sequence asc",
+	)
+	assert [r.sequence for r in runs] == list(range(1, 11))
+	assert all(r.response == "echo: " + r.prompt for r in runs)
+	assert [r.started_at for r in runs] == sorted(r.started_at for r in runs)
+	users = [m.content for m in messages_of(conversation) if m.role == "user"]
+	assert users == [r.prompt for r in runs]  # each run went in after the ones before it
+
+
+def test_a_worker_killed_mid_run_leaves_a_failed_run_with_its_reason(site, llm, workers):
+	agent = fixtures.agent(llm, name="Slow Agent")
+	llm.script(hang(30), text("after the restart"))
+	result = run_agent_sync(agent, "take your time")
+	frappe.db.commit()
+	workers.start(1)
+	wait_for(lambda: frappe.db.get_value("Agent Run", result["run"], "status") == "Started", 60, message="run to start")
+	workers.kill(0)
+	wait_for(lambda: (sweep_stale_runs() or True) and frappe.db.get_value("Agent Run", result["run"], "status") == "Failed", 30, 1, "sweep")
+	run = frappe.get_doc("Agent Run", result["run"])
+	assert run.error_kind == "worker_lost" and "stopped before it finished" in run.error_message
+
+	workers.start(1)  # the conversation is usable again once the dead worker's lock expired
+	second = run_agent_sync(agent, "again", conversation_id=result["conversation"])
+	frappe.db.commit()
+	wait_for(lambda: frappe.db.get_value("Agent Run", second["run"], "status") == "Success", 60, message="next run")
+
+
+@pytest.mark.parametrize(
+	"reply, kind",
+	[
+		(error(404, {"error": {"message": "The model `scripted-model` does not exist", "code": "model_not_found", "type": "invalid_request_error"}}), "model_not_found"),
+		(error(400, {"error": {"message": "This model's maximum context length is 8192 tokens", "code": "context_length_exceeded", "type": "invalid_request_error"}}), "context_too_long"),
+		(empty(), "empty_response"),
+		(error(401, {"error": {"message": "Incorrect API key provided", "code": "invalid_api_key", "type": "invalid_request_error"}}), "auth"),
+	],
+)
+def test_provider_failures_end_as_failed_runs_with_a_reason_never_as_an_answer(site, llm, reply, kind):
+	agent = fixtures.agent(llm, name="Failing Agent")
+	llm.script(reply)
+	result = run_agent_sync(agent, "hello", now=True)
+	run = frappe.get_doc("Agent Run", result["run"])
+	assert run.status == "Failed" and run.error_kind == kind, (run.status, run.error_kind, run.error_message)
+	assert run.error_message and not run.response
+	kinds = [m.kind for m in messages_of(result["conversation"])]
+	assert kinds == ["Message", "Error"]  # the user's message, then the error the chat shows
+
+
+def test_bad_input_is_refused_before_any_row_is_written(site, llm):
+	agent = fixtures.agent(llm, name="Input Agent")
+	before = frappe.db.count("Agent Run")
+	with pytest.raises(frappe.DoesNotExistError):
+		run_agent_sync("No Such Agent", "hi")
+	with pytest.raises(frappe.ValidationError, match="empty"):
+		run_agent_sync(agent, "   ")
+	frappe.db.set_single_value("Agent Settings", "max_prompt_chars", 100)
+	try:
+		with pytest.raises(frappe.ValidationError, match="the limit is 100"):
+			run_agent_sync(agent, "x" * 101)
+	finally:
+		frappe.db.set_single_value("Agent Settings", "max_prompt_chars", 100000)
+	frappe.db.set_value("Agent", agent, "disabled", 1)
+	frappe.clear_document_cache("Agent", agent)
+	with pytest.raises(frappe.ValidationError, match="disabled"):
+		run_agent_sync(agent, "hi")
+	frappe.db.set_value("Agent", agent, "disabled", 0)
+	frappe.clear_document_cache("Agent", agent)
+	fixtures.provider(None, name="Keyless", api_key=None)
+	frappe.db.set_value("Agent", agent, {"provider": "Keyless", "model": fixtures.model("Keyless", name="keyless-model")})
+	frappe.clear_document_cache("Agent", agent)
+	with pytest.raises(frappe.ValidationError, match="has no API key"):
+		run_agent_sync(agent, "hi")
+	assert frappe.db.count("Agent Run") == before
+
+
+def test_custom_prices_are_used_and_refreshed_when_the_model_is_saved(site, llm):
+	agent = fixtures.agent(llm, name="Priced Agent")
+	fixtures.model("Scripted", use_custom_pricing=1, input_cost_per_1m_tokens=2.0, output_cost_per_1m_tokens=10.0, cached_input_cost_per_1m_tokens=0.5)
+	llm.script(text("one", usage=(1_000_000, 100_000, 200_000)), text("two", usage=(1_000_000, 0, 0)))
+	first = frappe.get_doc("Agent Run", run_agent_sync(agent, "a", now=True)["run"])
+	# 800k uncached input at $2 + 200k cached at $0.5 + 100k output at $10
+	assert first.total_cost == pytest.approx(1.6 + 0.1 + 1.0)
+	fixtures.model("Scripted", input_cost_per_1m_tokens=4.0)
+	second = frappe.get_doc("Agent Run", run_agent_sync(agent, "b", now=True)["run"])
+	assert second.total_cost == pytest.approx(4.0)
