@@ -259,12 +259,14 @@ def _stream_once(request: LLMRequest, model: str, on_delta, should_cancel) -> Mo
 			if should_cancel and should_cancel():
 				_close(stream)
 				raise Cancelled(partial=assembler.turn())
+		# LiteLLM makes up a "stop" when a stream just ends; the provider never finished that answer
+		finished = getattr(stream, "received_finish_reason", "") is not None
 	except LLMError:
 		raise
 	except Exception as error:  # noqa: BLE001 - classified below, the cause kept
 		raise classify(error, model, spec) from error
 	turn = assembler.turn()
-	if turn.finish_reason is None:
+	if not finished:
 		raise LLMError(
 			"network",
 			f"The connection to {spec.provider or 'the provider'} dropped before {model} finished its answer. Try again.",
