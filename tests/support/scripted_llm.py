@@ -1,88 +1,153 @@
 """A real OpenAI-compatible HTTP server whose answers the test scripts.
 
-It speaks the Chat Completions API (streamed as server-sent events, or as one JSON body), the
-models list and embeddings, on 127.0.0.1 with a free port. Tests, site tests and benchmarks queue
-replies with ``script(...)`` (consumed one per request) or set ``respond_with(fn)`` to answer from
-the request. A request with nothing scripted gets HTTP 500 "nothing scripted", so a test notices
-calls it did not expect.
+Why: the engine is tested through real LiteLLM speaking real HTTP, so the only thing faked is the
+paid model behind the API. The server speaks Chat Completions (streamed as server-sent events in
+chunked transfer encoding like the real providers, or as one JSON body), ``GET /v1/models`` and
+``POST /v1/embeddings``, on 127.0.0.1 with a free port. Stdlib only, so site tests and benchmarks
+can use it too.
+
+Usage::
+
+	with ScriptedLLM() as llm:
+		llm.script(text("Hello", chunks=2), tool_calls([("call_1", "get_doc", '{"name": "x"}')]))
+		... point a client at llm.base_url ...
+		assert llm.requests[0]["headers"]["authorization"] == "Bearer sk-test"
+
+Replies are consumed one per chat request, in order. A queued reply may also be a callable that
+receives the request body and returns a reply; ``respond_with(fn)`` answers every request that
+finds the queue empty. A chat request with nothing scripted gets HTTP 500 "ScriptedLLM: nothing
+scripted for this request" (and is still recorded), so a test notices calls it did not expect
+instead of passing on a silent default.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import math
+import re
 import threading
 import time
 import uuid
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Callable
+from typing import Any, Callable, Iterator, Union
+
+NOTHING_SCRIPTED = "ScriptedLLM: nothing scripted for this request"
 
 
 @dataclass
 class Reply:
+	"""One scripted answer. Build it with the functions below rather than by hand."""
+
 	content: str = ""
-	chunks: list[str] | None = None
-	tool_calls: list[tuple[str, str, str]] = field(default_factory=list)
-	usage: tuple[int, int, int] = (10, 5, 0)
-	delay: float = 0.0  # between chunks
+	chunks: list[str] | None = None  # text pieces as streamed; None: the whole content in one piece
+	tool_calls: list[tuple[str, str, str]] = field(default_factory=list)  # (id, name, arguments JSON)
+	usage: tuple[int, int, int] | None = (10, 5, 0)  # (prompt, completion, cached); None: send none
+	delay: float = 0.0  # seconds between streamed chunks
 	status: int = 200
-	body: Any = None  # error body
+	body: Any = None  # error body: JSON-able, or text sent as is
 	headers: dict = field(default_factory=dict)
-	hang: float = 0.0  # before answering
-	break_after: int | None = None  # drop the connection after this many chunks
+	hang: float = 0.0  # seconds to wait before answering
+	break_after: int | None = None  # drop the connection after this many text chunks
+	finish_reason: str | None = None  # None: "tool_calls" when there are tool calls, else "stop"
 
 
-def text(content: str, chunks: int | list[str] | None = None, usage=(10, 5, 0), delay: float = 0.0) -> Reply:
+Responder = Callable[[dict], Reply]
+Scripted = Union[Reply, Responder]
+
+
+def text(
+	content: str,
+	chunks: int | list[str] | None = None,
+	usage: tuple[int, int, int] | None = (10, 5, 0),
+	delay: float = 0.0,
+) -> Reply:
+	"""A text answer, streamed in ``chunks`` (a count, or the exact pieces)."""
 	if isinstance(chunks, int):
 		size = max(1, -(-len(content) // chunks))
 		chunks = [content[i : i + size] for i in range(0, len(content), size)]
+	elif chunks is not None and "".join(chunks) != content:
+		content = "".join(chunks)
 	return Reply(content=content, chunks=chunks, usage=usage, delay=delay)
 
 
-def tool_calls(calls: list[tuple[str, str, str]], content: str = "", usage=(10, 5, 0), delay: float = 0.0) -> Reply:
-	"""calls: (id, name, arguments JSON text); streamed in fragments like OpenAI does."""
+def tool_calls(
+	calls: list[tuple[str, str, str]],
+	content: str = "",
+	usage: tuple[int, int, int] | None = (10, 5, 0),
+	delay: float = 0.0,
+) -> Reply:
+	"""Tool calls ``(id, name, arguments JSON text)`` in one assistant message, streamed as OpenAI does:
+	per call, a first fragment with index, id, type, name and the start of the arguments, then
+	fragments carrying only more of the arguments."""
 	return Reply(content=content, tool_calls=list(calls), usage=usage, delay=delay)
 
 
-def error(status: int, body: Any, headers: dict | None = None) -> Reply:
-	return Reply(status=status, body=body, headers=headers or {})
+def error(status: int, body: Any = None, headers: dict | None = None) -> Reply:
+	"""An HTTP error: e.g. ``error(429, {...}, {"Retry-After": "2"})`` or ``error(401, MODEL_NOT_FOUND)``."""
+	if body is None:
+		body = {"error": {"message": f"Scripted error {status}", "type": "server_error" if status >= 500 else "invalid_request_error"}}
+	return Reply(status=status, body=body, headers=dict(headers or {}))
 
 
-def empty() -> Reply:
-	return Reply(content="", chunks=[])
+def empty(usage: tuple[int, int, int] | None = (10, 0, 0)) -> Reply:
+	"""A well-formed answer with no text and no tool calls."""
+	return Reply(content="", chunks=[], usage=usage)
 
 
-def hang(seconds: float) -> Reply:
-	return Reply(content="late", hang=seconds)
+def hang(seconds: float, then: Reply | None = None) -> Reply:
+	"""Wait ``seconds`` before answering (with ``then``, default the text "late"): for timeouts."""
+	reply = then or text("late")
+	reply.hang = seconds
+	return reply
 
 
 def broken(content: str, after: int = 1) -> Reply:
-	"""Sends ``after`` text chunks, then drops the connection."""
+	"""Stream ``content`` one character per chunk, drop the connection after ``after`` chunks."""
 	return Reply(content=content, chunks=list(content), break_after=after)
 
 
+# Common provider error bodies, as OpenAI sends them.
+MODEL_NOT_FOUND = {
+	"error": {"message": "The model `x` does not exist", "type": "invalid_request_error", "code": "model_not_found"}
+}
+CONTEXT_TOO_LONG = {
+	"error": {
+		"message": "This model's maximum context length is 8192 tokens. However, your messages resulted in 9000 tokens.",
+		"type": "invalid_request_error",
+		"code": "context_length_exceeded",
+	}
+}
+
+
 class ScriptedLLM:
-	def __init__(self, embedding_dim: int = 8):
+	"""The server. ``requests`` holds every POST as {"path", "body", "headers" (lower-case names)}."""
+
+	def __init__(self, embedding_dim: int = 8, models: tuple[str, ...] = ("scripted-model",)):
 		self.embedding_dim = embedding_dim
+		self.models = models
 		self.requests: list[dict] = []
-		self._queue: list[Reply] = []
-		self._responder: Callable[[dict], Reply] | None = None
+		self._queue: list[Scripted] = []
+		self._responder: Responder | None = None
 		self._lock = threading.Lock()
 		self._server: ThreadingHTTPServer | None = None
+		self._thread: threading.Thread | None = None
 
-	# lifecycle
+	# lifecycle -----------------------------------------------------------------------------------
+
 	def start(self) -> "ScriptedLLM":
-		server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(self))
-		server.daemon_threads = True
-		self._server = server
-		threading.Thread(target=server.serve_forever, daemon=True).start()
+		if self._server is None:
+			self._server = _Server(("127.0.0.1", 0), _handler(self))
+			self._thread = threading.Thread(target=self._server.serve_forever, name="scripted-llm", daemon=True)
+			self._thread.start()
 		return self
 
 	def stop(self) -> None:
-		if self._server:
+		if self._server is not None:
 			self._server.shutdown()
 			self._server.server_close()
+			self._server = None
 
 	def __enter__(self) -> "ScriptedLLM":
 		return self.start()
@@ -92,14 +157,19 @@ class ScriptedLLM:
 
 	@property
 	def base_url(self) -> str:
+		if self._server is None:
+			raise RuntimeError("ScriptedLLM is not started")
 		return f"http://127.0.0.1:{self._server.server_address[1]}/v1"
 
-	# scripting
-	def script(self, *replies: Reply) -> None:
+	# scripting -----------------------------------------------------------------------------------
+
+	def script(self, *replies: Scripted) -> None:
+		"""Queue replies (or callables body -> Reply), consumed one per chat request."""
 		with self._lock:
 			self._queue.extend(replies)
 
-	def respond_with(self, responder: Callable[[dict], Reply] | None) -> None:
+	def respond_with(self, responder: Responder | None) -> None:
+		"""Answer requests that find the queue empty with ``responder(body)``."""
 		self._responder = responder
 
 	def reset(self) -> None:
@@ -108,47 +178,76 @@ class ScriptedLLM:
 			self.requests.clear()
 			self._responder = None
 
-	def next_reply(self, body: dict) -> Reply | None:
+	@property
+	def pending(self) -> int:
+		"""Replies scripted but not consumed yet."""
+		return len(self._queue)
+
+	@property
+	def chat_requests(self) -> list[dict]:
+		return [r for r in self.requests if r["path"].endswith("/chat/completions")]
+
+	def _next_reply(self, body: dict) -> Reply | None:
 		with self._lock:
-			if self._queue:
-				return self._queue.pop(0)
-		return self._responder(body) if self._responder else None
+			scripted = self._queue.pop(0) if self._queue else self._responder
+		if scripted is None:
+			return None
+		return scripted(body) if callable(scripted) else scripted
 
 
-def _handler(llm: ScriptedLLM):
+class _Server(ThreadingHTTPServer):
+	daemon_threads = True
+
+	def handle_error(self, request, client_address) -> None:
+		"""A client that hung up (a timeout or cancel test) is expected here, not a failure."""
+		import sys
+
+		if not isinstance(sys.exc_info()[1], (BrokenPipeError, ConnectionResetError, ConnectionAbortedError)):
+			super().handle_error(request, client_address)
+
+
+def _handler(llm: ScriptedLLM) -> type[BaseHTTPRequestHandler]:
 	class Handler(BaseHTTPRequestHandler):
 		protocol_version = "HTTP/1.1"
 
-		def log_message(self, *args) -> None:  # quiet
+		def log_message(self, *args) -> None:
 			pass
 
 		def do_GET(self) -> None:
 			if self.path.rstrip("/").endswith("/models"):
-				self._json(200, {"object": "list", "data": [{"id": "scripted-model", "object": "model"}]})
-			else:
-				self._json(404, {"error": {"message": "not found"}})
+				data = [{"id": m, "object": "model", "created": 0, "owned_by": "scripted"} for m in llm.models]
+				return self._json(200, {"object": "list", "data": data})
+			self._json(404, {"error": {"message": f"No route {self.path}", "type": "invalid_request_error"}})
 
 		def do_POST(self) -> None:
 			length = int(self.headers.get("Content-Length") or 0)
-			body = json.loads(self.rfile.read(length) or b"{}")
-			llm.requests.append({"path": self.path, "body": body, "headers": dict(self.headers)})
-			if self.path.endswith("/embeddings"):
-				return self._embeddings(body)
-			reply = llm.next_reply(body)
+			raw = self.rfile.read(length) if length else b""
+			try:
+				body = json.loads(raw or b"{}")
+			except ValueError:
+				return self._json(400, {"error": {"message": "Body is not JSON", "type": "invalid_request_error"}})
+			headers = {k.lower(): v for k, v in self.headers.items()}
+			llm.requests.append({"path": self.path, "body": body, "headers": headers})
+			if self.path.rstrip("/").endswith("/embeddings"):
+				return self._json(200, _embeddings(body, llm.embedding_dim))
+			if not self.path.rstrip("/").endswith("/chat/completions"):
+				return self._json(404, {"error": {"message": f"No route {self.path}", "type": "invalid_request_error"}})
+			reply = llm._next_reply(body)
 			if reply is None:
-				return self._json(500, {"error": {"message": "nothing scripted for this request", "type": "server_error"}})
+				return self._json(500, {"error": {"message": NOTHING_SCRIPTED, "type": "server_error"}})
 			if reply.hang:
 				time.sleep(reply.hang)
 			if reply.status != 200:
 				return self._json(reply.status, reply.body, reply.headers)
 			if body.get("stream"):
 				return self._stream(body, reply)
-			return self._json(200, _completion(body, reply))
+			self._json(200, _completion(body, reply), reply.headers)
 
 		def _json(self, status: int, payload: Any, headers: dict | None = None) -> None:
-			data = (payload if isinstance(payload, str) else json.dumps(payload)).encode()
+			is_text = isinstance(payload, str)
+			data = (payload if is_text else json.dumps(payload)).encode()
 			self.send_response(status)
-			self.send_header("Content-Type", "application/json")
+			self.send_header("Content-Type", "text/plain" if is_text else "application/json")
 			self.send_header("Content-Length", str(len(data)))
 			for key, value in (headers or {}).items():
 				self.send_header(key, str(value))
@@ -156,35 +255,45 @@ def _handler(llm: ScriptedLLM):
 			self.wfile.write(data)
 
 		def _stream(self, body: dict, reply: Reply) -> None:
+			"""Server-sent events in chunked transfer encoding, as the real APIs send them."""
 			self.send_response(200)
 			self.send_header("Content-Type", "text/event-stream")
 			self.send_header("Cache-Control", "no-cache")
+			self.send_header("Transfer-Encoding", "chunked")
 			self.send_header("Connection", "close")
+			for key, value in reply.headers.items():
+				self.send_header(key, str(value))
 			self.end_headers()
 			self.close_connection = True
-			for index, chunk in enumerate(_chunks(body, reply)):
-				if reply.break_after is not None and index >= reply.break_after + 1:
+			text_chunks = 0
+			for event in _events(body, reply):
+				if reply.break_after is not None and text_chunks >= reply.break_after and _has_text(event):
+					# Mid-message, mid-chunk: the client sees a truncated body, as with a dropped link.
+					self.wfile.write(b"40\r\ndata: {")
 					self.wfile.flush()
 					self.connection.shutdown(2)
 					return
-				self.wfile.write(f"data: {json.dumps(chunk)}\n\n".encode())
-				self.wfile.flush()
+				text_chunks += _has_text(event)
+				self._chunk(f"data: {json.dumps(event)}\n\n".encode())
 				if reply.delay:
 					time.sleep(reply.delay)
-			self.wfile.write(b"data: [DONE]\n\n")
+			self._chunk(b"data: [DONE]\n\n")
+			self.wfile.write(b"0\r\n\r\n")
 			self.wfile.flush()
 
-		def _embeddings(self, body: dict) -> None:
-			inputs = body.get("input")
-			inputs = [inputs] if isinstance(inputs, str) else list(inputs or [])
-			data = [{"object": "embedding", "index": i, "embedding": _vector(t, llm.embedding_dim)} for i, t in enumerate(inputs)]
-			usage = {"prompt_tokens": sum(len(str(t).split()) for t in inputs), "total_tokens": 0}
-			self._json(200, {"object": "list", "data": data, "model": body.get("model"), "usage": usage})
+		def _chunk(self, data: bytes) -> None:
+			self.wfile.write(b"%x\r\n%s\r\n" % (len(data), data))
+			self.wfile.flush()
 
 	return Handler
 
 
-def _usage(reply: Reply) -> dict:
+# --- OpenAI wire shapes ------------------------------------------------------------------------
+
+
+def _usage(reply: Reply) -> dict | None:
+	if reply.usage is None:
+		return None
 	prompt, completion, cached = reply.usage
 	return {
 		"prompt_tokens": prompt,
@@ -194,39 +303,82 @@ def _usage(reply: Reply) -> dict:
 	}
 
 
-def _base(body: dict) -> dict:
-	return {"id": "chatcmpl-" + uuid.uuid4().hex[:12], "created": int(time.time()), "model": body.get("model", "scripted")}
+def _finish_reason(reply: Reply) -> str:
+	return reply.finish_reason or ("tool_calls" if reply.tool_calls else "stop")
 
 
-def _chunks(body: dict, reply: Reply):
-	base = dict(_base(body), object="chat.completion.chunk")
+def _header(body: dict, kind: str) -> dict:
+	return {"id": "chatcmpl-" + uuid.uuid4().hex[:12], "object": kind, "created": int(time.time()), "model": body.get("model", "scripted")}
+
+
+def _has_text(event: dict) -> bool:
+	return any(c.get("delta", {}).get("content") for c in event.get("choices", []))
+
+
+def _fragments(arguments: str, parts: int = 3) -> list[str]:
+	size = max(1, -(-len(arguments) // parts))
+	return [arguments[i : i + size] for i in range(0, len(arguments), size)] or [""]
+
+
+def _events(body: dict, reply: Reply) -> Iterator[dict]:
+	"""The chunk objects of one streamed answer, final usage chunk included when asked for."""
+	head = _header(body, "chat.completion.chunk")
 
 	def chunk(delta: dict, finish: str | None = None) -> dict:
-		return dict(base, choices=[{"index": 0, "delta": delta, "finish_reason": finish}])
+		return dict(head, choices=[{"index": 0, "delta": delta, "finish_reason": finish}])
 
 	yield chunk({"role": "assistant", "content": ""})
 	pieces = reply.chunks if reply.chunks is not None else ([reply.content] if reply.content else [])
 	for piece in pieces:
 		yield chunk({"content": piece})
 	for index, (call_id, name, arguments) in enumerate(reply.tool_calls):
-		half = len(arguments) // 2
-		yield chunk({"tool_calls": [{"index": index, "id": call_id, "type": "function", "function": {"name": name, "arguments": arguments[:half]}}]})
-		yield chunk({"tool_calls": [{"index": index, "function": {"arguments": arguments[half:]}}]})
-	yield chunk({}, "tool_calls" if reply.tool_calls else "stop")
-	if (body.get("stream_options") or {}).get("include_usage"):
-		yield dict(base, choices=[], usage=_usage(reply))
+		first, *rest = _fragments(arguments)
+		function = {"name": name, "arguments": first}
+		yield chunk({"tool_calls": [{"index": index, "id": call_id, "type": "function", "function": function}]})
+		for fragment in rest:
+			yield chunk({"tool_calls": [{"index": index, "function": {"arguments": fragment}}]})
+	yield chunk({}, _finish_reason(reply))
+	usage = _usage(reply)
+	if usage and (body.get("stream_options") or {}).get("include_usage"):
+		yield dict(head, choices=[], usage=usage)
 
 
 def _completion(body: dict, reply: Reply) -> dict:
 	message: dict = {"role": "assistant", "content": reply.content or None}
 	if reply.tool_calls:
-		message["tool_calls"] = [
-			{"id": i, "type": "function", "function": {"name": n, "arguments": a}} for i, n, a in reply.tool_calls
-		]
-	finish = "tool_calls" if reply.tool_calls else "stop"
-	return dict(_base(body), object="chat.completion", choices=[{"index": 0, "message": message, "finish_reason": finish}], usage=_usage(reply))
+		message["tool_calls"] = [{"id": i, "type": "function", "function": {"name": n, "arguments": a}} for i, n, a in reply.tool_calls]
+	result = dict(_header(body, "chat.completion"), choices=[{"index": 0, "message": message, "finish_reason": _finish_reason(reply)}])
+	usage = _usage(reply)
+	if usage:
+		result["usage"] = usage
+	return result
 
 
-def _vector(text: Any, dim: int) -> list[float]:
-	digest = hashlib.sha256(str(text).encode()).digest()
-	return [round((digest[i % len(digest)] - 128) / 128, 6) for i in range(dim)]
+def _embeddings(body: dict, dim: int) -> dict:
+	inputs = body.get("input")
+	inputs = [inputs] if isinstance(inputs, str) else list(inputs or [])
+	data = [{"object": "embedding", "index": i, "embedding": embed(str(t), dim)} for i, t in enumerate(inputs)]
+	tokens = sum(len(_words(str(t))) for t in inputs)
+	return {"object": "list", "data": data, "model": body.get("model"), "usage": {"prompt_tokens": tokens, "total_tokens": tokens}}
+
+
+def _words(text: str) -> list[str]:
+	return re.findall(r"\w+", text.lower())
+
+
+def embed(text: str, dim: int = 8) -> list[float]:
+	"""Deterministic unit vector: the sum of one hash-seeded vector per word, normalised.
+
+	Texts that share words point the same way, so retrieval tests can expect the overlapping
+	document to rank first; the same text always gives the same vector."""
+	total = [0.0] * dim
+	for word in _words(text) or [""]:
+		digest = b""
+		counter = 0
+		while len(digest) < dim:
+			digest += hashlib.sha256(f"{counter}:{word}".encode()).digest()
+			counter += 1
+		for i in range(dim):
+			total[i] += (digest[i] - 127.5) / 127.5
+	norm = math.sqrt(sum(v * v for v in total)) or 1.0
+	return [round(v / norm, 6) for v in total]

@@ -1,0 +1,83 @@
+"""An Agent's tools as engine ``Tool`` objects whose handlers act in Frappe as the run's user."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import frappe
+from frappe import _
+
+from huf.ai.engine.tools import Tool, ToolError
+from huf.ai.tools import custom, doctype_tools, run_agent
+from huf.ai.tools.context import RunContext
+
+
+def load_agent_tools(agent, ctx: RunContext) -> list[Tool]:
+	"""One Tool per row of the agent's tool table (cached documents: no SQL when warm)."""
+	return [build_tool(frappe.get_cached_doc("Agent Tool Function", row.tool), ctx) for row in agent.agent_tool]
+
+
+def build_tool(doc, ctx: RunContext) -> Tool:
+	definition = json.loads(doc.function_definition) if isinstance(doc.function_definition, str) else doc.function_definition
+	if not definition:
+		frappe.throw(_("The tool {0} has no function definition. Open it and save it again.").format(frappe.bold(doc.name)))
+	writes = doc.types not in doctype_tools.READ_ONLY
+	target = _target(doc, ctx)
+
+	def handler(args: dict):
+		return guarded(lambda: target(args), writes)
+
+	return Tool(doc.tool_name, definition.get("description") or doc.description, definition["parameters"], handler)
+
+
+def _target(doc, ctx: RunContext):
+	if doc.types in doctype_tools.HANDLERS:
+		handle = doctype_tools.HANDLERS[doc.types]
+		return lambda args: handle(doc.reference_doctype, args)
+	if doc.types in ("Custom Function", "App Provided"):
+		return lambda args: custom.call_function(doc.function_path, args, bool(doc.pass_parameters_as_json))
+	if doc.types == "Run Agent":
+		return lambda args: run_agent.run_agent(doc.agent, args, ctx)
+	frappe.throw(_("Tools of type {0} are not available yet; remove {1} from the agent.").format(doc.types, frappe.bold(doc.name)))
+
+
+def guarded(call, writes: bool):
+	"""Run a tool call so that a failure leaves nothing half-written and reads as plain words.
+
+	Writes happen inside a savepoint that is rolled back on failure. Frappe's messages (which carry
+	HTML and also land in the response's message log) become a clean ToolError."""
+	savepoint = f"huf_tool_{frappe.generate_hash(length=8)}" if writes else None
+	messages_before = len(frappe.local.message_log)
+	if savepoint:
+		frappe.db.savepoint(savepoint)
+	try:
+		result = call()
+	except ToolError:
+		_undo(savepoint, messages_before)
+		raise
+	except frappe.PermissionError as error:
+		_undo(savepoint, messages_before)
+		raise ToolError(_clean(error) or _("You do not have permission to do that.")) from None
+	except frappe.DoesNotExistError as error:
+		_undo(savepoint, messages_before)
+		raise ToolError(_clean(error) or _("That document was not found.")) from None
+	except frappe.ValidationError as error:
+		_undo(savepoint, messages_before)
+		raise ToolError(_clean(error) or type(error).__name__) from None
+	except Exception:
+		_undo(savepoint, messages_before)
+		raise
+	if savepoint:
+		frappe.db.release_savepoint(savepoint)
+	return result
+
+
+def _undo(savepoint: str | None, messages_before: int) -> None:
+	if savepoint:
+		frappe.db.rollback(save_point=savepoint)
+	del frappe.local.message_log[messages_before:]
+
+
+def _clean(error: Exception) -> str:
+	return re.sub(r"<[^>]+>", "", str(error)).strip()

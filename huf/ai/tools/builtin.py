@@ -1,0 +1,51 @@
+"""Huf's own tools, registered through the ``huf_tools`` hook like any app's."""
+
+from __future__ import annotations
+
+import frappe
+from frappe import _
+from frappe.utils import get_system_timezone, now_datetime
+
+from huf.ai.engine.tools import ToolError
+
+
+def describe_doctype(doctype: str) -> dict:
+	"""The fields of a DocType that you can read: use it before creating or filtering documents.
+
+	Args:
+		doctype: The DocType's name, e.g. Sales Order.
+	"""
+	if not frappe.db.exists("DocType", doctype):
+		raise ToolError(_("There is no DocType named {0}.").format(doctype))
+	if not frappe.has_permission(doctype, "read"):
+		raise ToolError(_("You do not have permission to read {0}.").format(doctype))
+	meta = frappe.get_meta(doctype)
+	permitted = set(meta.get_permitted_fieldnames(permission_type="read"))
+	fields = [
+		{"fieldname": df.fieldname, "label": df.label, "fieldtype": df.fieldtype, "options": df.options, "reqd": df.reqd}
+		for df in meta.fields
+		if df.fieldname in permitted and df.fieldtype not in ("Section Break", "Column Break", "Tab Break", "HTML", "Button")
+	]
+	return {"doctype": doctype, "is_submittable": bool(meta.is_submittable), "fields": fields}
+
+
+def get_current_datetime() -> dict:
+	"""The current date and time on this site, with its time zone."""
+	return {"now": now_datetime().isoformat(sep=" ", timespec="seconds"), "time_zone": get_system_timezone()}
+
+
+BUILTIN_TOOLS = [
+	{
+		"tool_name": "describe_doctype",
+		"description": "List the fields of a DocType that the current user can read (names, types, options, required). "
+		"Use it before creating, updating or filtering documents of that type.",
+		"function_path": "huf.ai.tools.builtin.describe_doctype",
+		"parameters": [{"fieldname": "doctype", "type": "string", "required": 1, "description": "The DocType, e.g. Sales Order."}],
+	},
+	{
+		"tool_name": "get_current_datetime",
+		"description": "The current date and time on this site, with its time zone.",
+		"function_path": "huf.ai.tools.builtin.get_current_datetime",
+		"parameters": [],
+	},
+]

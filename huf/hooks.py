@@ -1,0 +1,56 @@
+app_name = "huf"
+app_title = "Huf"
+app_publisher = "Huf contributors"
+app_description = "AI agents inside your Frappe site: chat, tools, runs, costs."
+app_email = "huf@example.com"
+app_license = "mit"
+
+# Apps
+# ------------------
+
+required_apps = []
+
+# Installation and migration
+# ------------------
+# Roles, tool categories (Agent Tool Type) and the tools apps declare with `huf_tools`.
+
+after_install = "huf.install.after_install"
+after_migrate = "huf.install.after_migrate"
+before_uninstall = "huf.install.before_uninstall"
+# Another app installed later: pick up the tools it declares without waiting for a migrate.
+after_app_install = "huf.install.after_app_install"
+
+# Keep the type hints in DocType controllers in step with their JSON (developer mode only).
+export_python_type_annotations = True
+
+# Scheduled tasks
+# ---------------
+
+# Every minute: fail runs whose worker died, wake conversations whose queued runs nobody drains.
+scheduler_events = {"cron": {"* * * * *": ["huf.ai.runs.sweep_stale_runs"]}}
+
+# Permissions
+# -----------
+# Conversations, and everything recorded in them, belong to the person who started them.
+# Huf Managers and System Managers see all of them.
+
+permission_query_conditions = {
+	"Agent Conversation": "huf.permissions.conversation_query",
+	"Agent Message": "huf.permissions.message_query",
+	"Agent Run": "huf.permissions.run_query",
+	"Agent Tool Call": "huf.permissions.tool_call_query",
+}
+
+has_permission = {
+	"Agent Conversation": "huf.permissions.conversation_has_permission",
+	"Agent Message": "huf.permissions.message_has_permission",
+	"Agent Run": "huf.permissions.run_has_permission",
+	"Agent Tool Call": "huf.permissions.tool_call_has_permission",
+}
+
+# Tools
+# -----
+# Tools Huf itself registers, through the same hook other apps use:
+# huf_tools = ["my_app.tools.TOOLS"]  (a dotted path to a tool declaration or a list of them)
+
+huf_tools = ["huf.ai.tools.builtin.BUILTIN_TOOLS"]

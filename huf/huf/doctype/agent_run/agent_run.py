@@ -1,0 +1,48 @@
+# Copyright (c) 2026, Huf contributors
+# For license information, please see license.txt
+
+from frappe.model.document import Document
+
+
+class AgentRun(Document):
+	"""One execution of an agent: status, prompt, answer, tokens and cost. Written by huf.ai.runs, never from the Desk."""
+
+	# begin: auto-generated types
+	# This code is auto-generated. Do not modify anything in this block.
+
+	from typing import TYPE_CHECKING
+
+	if TYPE_CHECKING:
+		from frappe.types import DF
+
+		agent: DF.Link | None
+		cached_tokens: DF.Int
+		channel: DF.Data | None
+		conversation: DF.Link | None
+		depth: DF.Int
+		duration_seconds: DF.Float
+		ended_at: DF.Datetime | None
+		error_kind: DF.Data | None
+		error_message: DF.SmallText | None
+		heartbeat_at: DF.Datetime | None
+		input_tokens: DF.Int
+		job_id: DF.Data | None
+		model: DF.Link | None
+		model_used: DF.Data | None
+		output_tokens: DF.Int
+		parent_run: DF.Link | None
+		prompt: DF.LongText | None
+		provider: DF.Link | None
+		response: DF.LongText | None
+		run_kind: DF.Literal["agent", "tool", "orchestrator"]
+		sequence: DF.Int
+		started_at: DF.Datetime | None
+		status: DF.Literal["Queued", "Started", "Success", "Failed", "Cancelled"]
+		total_cost: DF.Float
+		total_tokens: DF.Int
+		turns: DF.Int
+		user: DF.Link | None
+
+	# end: auto-generated types
+
+	pass

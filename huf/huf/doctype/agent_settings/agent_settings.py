@@ -1,0 +1,40 @@
+# Copyright (c) 2026, Huf contributors
+# For license information, please see license.txt
+
+import frappe
+from frappe import _
+from frappe.model.document import Document
+from frappe.utils import cint
+
+
+class AgentSettings(Document):
+	# begin: auto-generated types
+	# This code is auto-generated. Do not modify anything in this block.
+
+	from typing import TYPE_CHECKING
+
+	if TYPE_CHECKING:
+		from frappe.types import DF
+
+		default_model: DF.Link | None
+		default_provider: DF.Link | None
+		last_tool_sync: DF.Datetime | None
+		max_prompt_chars: DF.Int
+		stale_run_minutes: DF.Int
+
+	# end: auto-generated types
+
+	def validate(self):
+		if self.default_model and self.default_provider:
+			provider = frappe.db.get_value("AI Model", self.default_model, "provider")
+			if provider and provider != self.default_provider:
+				frappe.throw(
+					_("The model {0} belongs to provider {1}; pick a model of {2} or change the default provider.").format(
+						frappe.bold(self.default_model), frappe.bold(provider), frappe.bold(self.default_provider)
+					),
+					title=_("Model and provider do not match"),
+				)
+		if cint(self.stale_run_minutes) < 1:
+			frappe.throw(_("Stale Run Minutes must be at least 1."))
+		if cint(self.max_prompt_chars) < 1:
+			frappe.throw(_("Max Prompt Characters must be at least 1."))

@@ -1,0 +1,25 @@
+# Copyright (c) 2026, Huf contributors
+# For license information, please see license.txt
+
+from frappe.model.document import Document
+
+
+class AgentTool(Document):
+	# begin: auto-generated types
+	# This code is auto-generated. Do not modify anything in this block.
+
+	from typing import TYPE_CHECKING
+
+	if TYPE_CHECKING:
+		from frappe.types import DF
+
+		description: DF.SmallText | None
+		parent: DF.Data
+		parentfield: DF.Data
+		parenttype: DF.Data
+		tool: DF.Link
+		type: DF.Data | None
+
+	# end: auto-generated types
+
+	pass

@@ -1,0 +1,186 @@
+# Copyright (c) 2026, Huf contributors
+# For license information, please see license.txt
+
+import re
+
+import frappe
+from frappe import _
+from frappe.model.document import Document
+
+from huf.huf.doctype.ai_provider.ai_provider import normalize_url
+
+TOOL_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
+PARAMETER_NAME = re.compile(r"^[a-zA-Z_][a-zA-Z0-9_]*$")
+FUNCTION_PATH = re.compile(r"^[A-Za-z_]\w*(\.[A-Za-z_]\w*)+$")
+HEADER_NAME = re.compile(r"^[!#$%&'*+.^_`|~0-9A-Za-z-]+$")
+
+# Types that act on one DocType, chosen on the tool.
+DOCTYPE_TYPES = frozenset(
+	{
+		"Get Document",
+		"Get Multiple Documents",
+		"Get List",
+		"Create Document",
+		"Create Multiple Documents",
+		"Update Document",
+		"Update Multiple Documents",
+		"Delete Document",
+		"Delete Multiple Documents",
+		"Submit Document",
+		"Cancel Document",
+		"Get Amended Document",
+		"Get Value",
+		"Set Value",
+	}
+)
+FUNCTION_TYPES = frozenset({"Custom Function", "App Provided"})
+HTTP_TYPES = frozenset({"GET", "POST"})
+
+# The Agent Tool Type (category) a new tool gets when none is chosen; huf.install creates them all.
+CATEGORY_BY_TYPE = {
+	**{types: "Document Operations" for types in DOCTYPE_TYPES},
+	"Get Report Result": "Reports",
+	"Attach File to Document": "Files",
+	"Speech to Text": "Files",
+	"Custom Function": "Custom Functions",
+	"App Provided": "App Provided",
+	"Run Agent": "Agents",
+	"GET": "HTTP Requests",
+	"POST": "HTTP Requests",
+}
+
+
+class AgentToolFunction(Document):
+	# begin: auto-generated types
+	# This code is auto-generated. Do not modify anything in this block.
+
+	from typing import TYPE_CHECKING
+
+	if TYPE_CHECKING:
+		from frappe.types import DF
+		from huf.huf.doctype.agent_function_params.agent_function_params import AgentFunctionParams
+		from huf.huf.doctype.agent_tool_http_header.agent_tool_http_header import AgentToolHTTPHeader
+
+		agent: DF.Link | None
+		base_url: DF.Data | None
+		description: DF.SmallText
+		function_definition: DF.JSON | None
+		function_path: DF.Data | None
+		http_headers: DF.Table[AgentToolHTTPHeader]
+		is_builtin: DF.Check
+		parameters: DF.Table[AgentFunctionParams]
+		pass_parameters_as_json: DF.Check
+		provider_app: DF.Data | None
+		reference_doctype: DF.Link | None
+		tool_name: DF.Data
+		tool_type: DF.Link
+		types: DF.Literal["Get Document", "Get Multiple Documents", "Get List", "Create Document", "Create Multiple Documents", "Update Document", "Update Multiple Documents", "Delete Document", "Delete Multiple Documents", "Submit Document", "Cancel Document", "Get Amended Document", "Custom Function", "App Provided", "Attach File to Document", "Get Report Result", "Get Value", "Set Value", "GET", "POST", "Run Agent", "Speech to Text"]
+
+	# end: auto-generated types
+
+	def before_validate(self):
+		if not self.tool_type:
+			category = CATEGORY_BY_TYPE.get(self.types)
+			if category and frappe.db.exists("Agent Tool Type", category):
+				self.tool_type = category
+
+	def validate(self):
+		self.validate_tool_name()
+		self.validate_target()
+		self.validate_parameters()
+		from huf.ai.tools.definition import build_function_definition
+
+		self.function_definition = build_function_definition(self)
+
+	def validate_tool_name(self):
+		self.tool_name = (self.tool_name or "").strip()
+		if not TOOL_NAME.match(self.tool_name):
+			frappe.throw(
+				_(
+					"The tool name {0} cannot be used: models accept only letters, digits, _ and -, at most 64 characters "
+					"(OpenAI's rule). For example: get_sales_order."
+				).format(frappe.bold(self.tool_name)),
+				title=_("Invalid Tool Name"),
+			)
+
+	def validate_target(self):
+		if self.types in DOCTYPE_TYPES and not self.reference_doctype:
+			frappe.throw(
+				_("Pick the Reference DocType this {0} tool works on.").format(frappe.bold(self.types)),
+				title=_("Missing Reference DocType"),
+			)
+		if self.types in FUNCTION_TYPES:
+			self.validate_function_path()
+		if self.types == "Run Agent" and not self.agent:
+			frappe.throw(_("Pick the agent this Run Agent tool runs."), title=_("Missing Agent"))
+		if self.types in HTTP_TYPES:
+			self.base_url = normalize_url(self.base_url, _("Base URL"))
+			self.validate_headers()
+
+	def validate_function_path(self):
+		self.function_path = (self.function_path or "").strip()
+		if not self.function_path:
+			frappe.throw(
+				_("Enter the Function Path of the Python function this tool calls, e.g. my_app.api.get_stock_level."),
+				title=_("Missing Function Path"),
+			)
+		if not FUNCTION_PATH.match(self.function_path):
+			frappe.throw(
+				_("{0} is not a dotted path to a Python function. Write it like my_app.api.get_stock_level.").format(
+					frappe.bold(self.function_path)
+				),
+				title=_("Invalid Function Path"),
+			)
+		try:
+			function = frappe.get_attr(self.function_path)
+		except Exception as error:  # noqa: BLE001 - any import failure is the admin's to fix; say which
+			frappe.throw(
+				_("Huf could not load {0} ({1}). Check the path and that its app is installed on this site.").format(
+					frappe.bold(self.function_path), f"{type(error).__name__}: {error}"
+				),
+				title=_("Function Not Found"),
+			)
+		if not callable(function):
+			frappe.throw(
+				_("{0} is not a function.").format(frappe.bold(self.function_path)),
+				title=_("Invalid Function Path"),
+			)
+
+	def validate_headers(self):
+		seen: set[str] = set()
+		for row in self.http_headers or []:
+			row.key = (row.key or "").strip()
+			if not HEADER_NAME.match(row.key):
+				frappe.throw(
+					_("HTTP Headers row {0}: {1} is not a valid header name.").format(row.idx, frappe.bold(row.key)),
+					title=_("Invalid Header"),
+				)
+			if row.key.lower() in seen:
+				frappe.throw(
+					_("HTTP Headers row {0}: the header {1} is listed twice.").format(row.idx, frappe.bold(row.key)),
+					title=_("Duplicate Header"),
+				)
+			seen.add(row.key.lower())
+
+	def validate_parameters(self):
+		seen: set[str] = set()
+		for row in self.parameters or []:
+			row.fieldname = (row.fieldname or "").strip()
+			if not PARAMETER_NAME.match(row.fieldname):
+				frappe.throw(
+					_(
+						"Parameters row {0}: {1} cannot be an argument name. Use letters, digits and _ only, not starting with a digit."
+					).format(row.idx, frappe.bold(row.fieldname)),
+					title=_("Invalid Parameter"),
+				)
+			if row.fieldname in seen:
+				frappe.throw(
+					_("Parameters row {0}: the argument {1} is listed twice.").format(row.idx, frappe.bold(row.fieldname)),
+					title=_("Duplicate Parameter"),
+				)
+			seen.add(row.fieldname)
+			if row.child_table_name and not frappe.db.exists("DocType", {"name": row.child_table_name, "istable": 1}):
+				frappe.throw(
+					_("Parameters row {0}: {1} is not a child table DocType.").format(row.idx, frappe.bold(row.child_table_name)),
+					title=_("Invalid Parameter"),
+				)

@@ -1,0 +1,68 @@
+"""Install, migrate and uninstall hooks (wired in hooks.py).
+
+After install and after every migrate, ``ensure_setup`` makes sure the roles, the tool categories
+and the tools that apps declare with ``huf_tools`` exist. It only adds what is missing, so it is
+safe to run any number of times, and it never changes what an admin edited (roles, categories).
+"""
+
+import frappe
+
+ROLES = ("Huf Manager", "Huf User")
+
+# One Agent Tool Type per category of tool (see CATEGORY_BY_TYPE in agent_tool_function.py).
+TOOL_TYPES = (
+	"Document Operations",
+	"Reports",
+	"Files",
+	"Custom Functions",
+	"App Provided",
+	"Agents",
+	"HTTP Requests",
+)
+
+
+def after_install() -> None:
+	ensure_setup()
+
+
+def after_migrate() -> None:
+	ensure_setup()
+
+
+def after_app_install(app_name: str) -> None:
+	"""Another app was installed on a site that has Huf: register the tools it declares."""
+	if app_name == "huf":  # after_install has just done it
+		return
+	from huf.ai.tools.registry import sync_app_tools
+
+	sync_app_tools()
+
+
+def before_uninstall() -> None:
+	"""Nothing to do, on purpose.
+
+	``bench uninstall-app huf`` deletes Huf's DocTypes, and with them every provider, model, agent,
+	tool, conversation, message and run. Huf keeps nothing in other apps' records: the roles Huf
+	Manager and Huf User stay (users may hold them, and other apps may use them), harmless without
+	the DocTypes they gave access to.
+	"""
+
+
+def ensure_setup() -> None:
+	ensure_roles()
+	ensure_tool_types()
+	from huf.ai.tools.registry import sync_app_tools
+
+	sync_app_tools()
+
+
+def ensure_roles() -> None:
+	for role in ROLES:
+		if not frappe.db.exists("Role", role):
+			frappe.get_doc({"doctype": "Role", "role_name": role, "desk_access": 1}).insert(ignore_permissions=True)
+
+
+def ensure_tool_types() -> None:
+	for name in TOOL_TYPES:
+		if not frappe.db.exists("Agent Tool Type", name):
+			frappe.get_doc({"doctype": "Agent Tool Type", "name1": name}).insert(ignore_permissions=True)
