@@ -43,7 +43,9 @@ def tool(name: str, types: str, reference_doctype: str | None = None, **extra) -
 
 def agent(llm, name: str = "Test Agent", tools: tuple[str, ...] = (), **fields) -> str:
 	model_name = model(provider(llm))
-	if frappe.db.exists("Agent", name):
+	if frappe.db.exists("Agent", name):  # a fresh agent: its earlier conversations go too
+		for doctype in ("Agent Message", "Agent Run", "Agent Conversation"):
+			frappe.db.delete(doctype, {"agent": name})
 		frappe.delete_doc("Agent", name, force=True)
 	doc = frappe.get_doc(
 		{

@@ -34,7 +34,7 @@ def test_install_created_roles_tool_types_and_builtin_tools(site):
 
 def test_inline_run_with_a_tool_round_records_every_step(site, llm):
 	fixtures.tool("huf_test_create_todo", "Create Document", "ToDo")
-	agent = fixtures.agent(llm, tools=("huf_test_create_todo",))
+	agent = fixtures.agent(llm, name="Todo Agent", tools=("huf_test_create_todo",))
 	llm.script(
 		tool_calls([("call_1", "huf_test_create_todo", json.dumps({"data": {"description": "buy milk"}}))], usage=(50, 10, 0)),
 		text("Created the ToDo.", usage=(80, 6, 20)),
@@ -56,7 +56,7 @@ def test_inline_run_with_a_tool_round_records_every_step(site, llm):
 
 def test_history_is_sent_back_as_valid_tool_call_pairs(site, llm):
 	fixtures.tool("huf_test_get_todo", "Get List", "ToDo")
-	agent = fixtures.agent(llm, tools=("huf_test_get_todo",))
+	agent = fixtures.agent(llm, name="History Agent", tools=("huf_test_get_todo",))
 	llm.script(tool_calls([("call_a", "huf_test_get_todo", "{}")]), text("You have some ToDos."), text("Second answer"))
 	first = run_agent_sync(agent, "What do I have to do?", now=True)
 	run_agent_sync(agent, "And now?", conversation_id=first["conversation"], now=True)
@@ -67,7 +67,7 @@ def test_history_is_sent_back_as_valid_tool_call_pairs(site, llm):
 
 
 def test_queued_run_returns_at_once_and_a_worker_runs_it(site, llm, workers):
-	agent = fixtures.agent(llm)
+	agent = fixtures.agent(llm, name="Queue Agent")
 	llm.script(text("from the worker"))
 	result = run_agent_sync(agent, "hello")
 	assert result["status"] == "Queued" and set(result) == {"run", "conversation", "status"}
@@ -151,7 +151,7 @@ def test_provider_failures_end_as_failed_runs_with_a_reason_never_as_an_answer(s
 	run = frappe.get_doc("Agent Run", result["run"])
 	assert run.status == "Failed" and run.error_kind == kind, (run.status, run.error_kind, run.error_message)
 	assert run.error_message and not run.response
-	kinds = [m.kind for m in messages_of(result["conversation"])]
+	kinds = frappe.get_all("Agent Message", filters={"agent_run": run.name}, pluck="kind", order_by="sequence asc")
 	assert kinds == ["Message", "Error"]  # the user's message, then the error the chat shows
 
 
@@ -185,10 +185,10 @@ def test_bad_input_is_refused_before_any_row_is_written(site, llm):
 def test_custom_prices_are_used_and_refreshed_when_the_model_is_saved(site, llm):
 	agent = fixtures.agent(llm, name="Priced Agent")
 	fixtures.model("Scripted", use_custom_pricing=1, input_cost_per_1m_tokens=2.0, output_cost_per_1m_tokens=10.0, cached_input_cost_per_1m_tokens=0.5)
-	llm.script(text("one", usage=(1_000_000, 100_000, 200_000)), text("two", usage=(1_000_000, 0, 0)))
+	llm.script(text("one", usage=(1_000_000, 100_000, 200_000)), text("two", usage=(1_000_000, 100, 0)))
 	first = frappe.get_doc("Agent Run", run_agent_sync(agent, "a", now=True)["run"])
 	# 800k uncached input at $2 + 200k cached at $0.5 + 100k output at $10
 	assert first.total_cost == pytest.approx(1.6 + 0.1 + 1.0)
 	fixtures.model("Scripted", input_cost_per_1m_tokens=4.0)
 	second = frappe.get_doc("Agent Run", run_agent_sync(agent, "b", now=True)["run"])
-	assert second.total_cost == pytest.approx(4.0)
+	assert second.total_cost == pytest.approx(4.0 + 0.001)

@@ -1,11 +1,15 @@
 """What a model round cost, in USD, by the reference's three tiers.
 
-1. Custom prices on the AI Model (input and output both set; 0 means free).
-2. LiteLLM's price table for models it knows.
+1. Custom prices on the AI Model, when input and output are both set (0 means free: a
+   self-hosted model costs nothing even if LiteLLM knows a price for its name).
+2. LiteLLM's price table, for models it knows (``model`` is the normalized LiteLLM name, as in
+   ``ModelTurn.model``).
 3. 0.0 for anything else: an unknown price never fails a run.
 
-``input_tokens`` counts every prompt token, cached ones included (OpenAI's convention). With a
-custom cached-input price, the cached part is billed at that price and the rest at the input price.
+``input_tokens`` counts every prompt token, cached ones included (OpenAI's convention, which
+LiteLLM's usage follows for every provider). With a custom cached-input price the cached part is
+billed at that price and the rest at the input price; without one, all input is billed at the
+input price. The LiteLLM tier bills cached tokens at the table's cache-read price where it has one.
 """
 
 from __future__ import annotations
@@ -25,28 +29,29 @@ class Prices:
 
 	@property
 	def is_set(self) -> bool:
+		"""Custom pricing applies only when both main prices are set (the reference's rule)."""
 		return self.input_per_1m is not None and self.output_per_1m is not None
 
 
 def compute_cost(model: str, usage: Usage, prices: Prices | None) -> float:
+	"""USD for ``usage`` on ``model``, rounded to 8 decimals. Never raises."""
 	if prices is not None and prices.is_set:
 		return round(_custom(usage, prices), 8)
-	return round(_litellm_cost(model, usage), 8)
+	return round(_from_litellm(model, usage), 8)
 
 
 def _custom(usage: Usage, prices: Prices) -> float:
-	cached = usage.cached_tokens if prices.cached_input_per_1m is not None else 0
-	uncached = max(usage.input_tokens - cached, 0)
-	return (
-		uncached * prices.input_per_1m * PER_TOKEN
-		+ cached * (prices.cached_input_per_1m or 0.0) * PER_TOKEN
-		+ usage.output_tokens * prices.output_per_1m * PER_TOKEN
+	cached = min(usage.cached_tokens, usage.input_tokens) if prices.cached_input_per_1m is not None else 0
+	return PER_TOKEN * (
+		(usage.input_tokens - cached) * float(prices.input_per_1m)
+		+ cached * float(prices.cached_input_per_1m or 0.0)
+		+ usage.output_tokens * float(prices.output_per_1m)
 	)
 
 
-def _litellm_cost(model: str, usage: Usage) -> float:
+def _from_litellm(model: str, usage: Usage) -> float:
 	if not model or not (usage.input_tokens or usage.output_tokens):
-		return 0.0
+		return 0.0  # nothing used, or no model: skip importing LiteLLM at all
 	from huf.ai.engine.llm import _litellm
 
 	try:
@@ -54,8 +59,8 @@ def _litellm_cost(model: str, usage: Usage) -> float:
 			model=model,
 			prompt_tokens=usage.input_tokens,
 			completion_tokens=usage.output_tokens,
-			cache_read_input_tokens=usage.cached_tokens or None,
+			cache_read_input_tokens=usage.cached_tokens,
 		)
-	except Exception:  # noqa: BLE001 - tier 3: a model LiteLLM does not price costs 0, never an error
+		return float(prompt_cost) + float(completion_cost)
+	except Exception:  # noqa: BLE001 - tier 3: a model LiteLLM cannot price costs 0, never an error
 		return 0.0
-	return float(prompt_cost) + float(completion_cost)

@@ -1,16 +1,22 @@
-"""The LLM gateway: one streamed completion through LiteLLM, with Huf's retry, fallback and errors.
+"""The LLM gateway: one streamed completion through LiteLLM, with Huf's retries, fallback and errors.
 
 - Streaming is the only path. ``stream_turn`` assembles text and tool-call fragments into a
-  ``ModelTurn``; a caller that wants no deltas passes no ``on_delta``.
+  ``ModelTurn``; a caller that wants no deltas simply passes no ``on_delta``.
 - The key and base URL go to LiteLLM as arguments on every call, never through ``os.environ``
-  (a worker serves many sites; the environment would leak keys between them).
-- Retries are ours and bounded: rate limits, 5xx and network failures, with exponential backoff and
-  full jitter, honouring Retry-After, and only before the first delta (retrying after text was
-  shown would show it twice).
-- Fallback models are tried only when the provider says the model does not exist (ADR-024): an auth,
-  rate-limit or network failure would recur on the next model and hide the real problem.
+  (one worker serves many sites; the environment would leak keys between them). The key never
+  appears in an ``LLMError``: it is scrubbed even when the provider echoes it back.
+- Retries are ours alone (LiteLLM's and the OpenAI client's are switched off) and bounded: rate
+  limits, 5xx and network failures, exponential backoff with full jitter, honouring Retry-After,
+  and only before the first delta (retrying after text was shown would show it twice).
+- Fallback models are tried only when the provider says the model does not exist or this key
+  cannot use it (ADR-024): an auth, rate-limit or network failure would recur on the next model
+  and hide the real problem.
 - Every failure is an ``LLMError`` with a ``kind`` and a message a Desk admin can act on; the
   provider's own words are kept in ``cause``.
+
+Usage comes from the provider's final usage chunk (we always ask for it with
+``stream_options.include_usage``). When a server sends none, LiteLLM 1.97 fills in its own token
+estimate, so the numbers are approximate but not zero.
 """
 
 from __future__ import annotations
@@ -20,16 +26,18 @@ import random
 import re
 import time
 from dataclasses import dataclass
+from email.utils import parsedate_to_datetime
 from typing import Any, Callable
 
 from huf.ai.engine.events import ToolCall, Usage
 
-# Provider name (lower case) -> LiteLLM prefix. Aliases from the reference: gemini -> google's
-# LiteLLM prefix "gemini", grok -> xai, meta -> meta_llama, alibaba -> dashscope.
-PROVIDER_PREFIXES = {
+# --- configuration ----------------------------------------------------------------------------
+
+# AI Provider name (lower case) -> LiteLLM prefix, with the reference's aliases.
+PROVIDER_PREFIXES: dict[str, str] = {
 	"openai": "openai",
 	"anthropic": "anthropic",
-	"google": "gemini",
+	"google": "gemini",  # Google AI Studio is "gemini/" in LiteLLM
 	"gemini": "gemini",
 	"openrouter": "openrouter",
 	"xai": "xai",
@@ -41,39 +49,58 @@ PROVIDER_PREFIXES = {
 	"perplexity": "perplexity",
 	"meta": "meta_llama",
 	"meta-llama": "meta_llama",
+	"meta_llama": "meta_llama",
 	"ollama": "ollama_chat",
 	"groq": "groq",
 	"deepseek": "deepseek",
 	"together": "together_ai",
 	"together ai": "together_ai",
+	"together_ai": "together_ai",
+	"fireworks": "fireworks_ai",
+	"fireworks ai": "fireworks_ai",
+	"deepinfra": "deepinfra",
 	"lm studio": "lm_studio",
 	"lmstudio": "lm_studio",
+	"lm_studio": "lm_studio",
 	"vllm": "hosted_vllm",
+	"hosted_vllm": "hosted_vllm",
 }
-KNOWN_PREFIXES = set(PROVIDER_PREFIXES.values()) | {
-	"azure", "bedrock", "vertex_ai", "ollama", "hosted_vllm", "huggingface", "fireworks_ai", "replicate",
-	"sagemaker", "cloudflare", "databricks", "watsonx", "nvidia_nim", "cerebras", "sambanova", "ai21",
-	"voyage", "text-completion-openai", "azure_ai", "github", "friendliai", "litellm_proxy",
+# Providers whose own model ids contain a slash ("meta-llama/llama-3-70b", "openai/gpt-oss-120b"):
+# their prefix is always added, even when the id happens to start like another provider's prefix.
+AGGREGATORS = {"openrouter", "together_ai", "groq", "fireworks_ai", "deepinfra", "hosted_vllm", "lm_studio"}
+# LiteLLM provider prefixes a model may already carry ("openai/gpt-4o"): used as typed.
+LITELLM_PREFIXES = set(PROVIDER_PREFIXES.values()) | {
+	"ollama", "azure", "azure_ai", "bedrock", "vertex_ai", "huggingface", "replicate", "sagemaker",
+	"cloudflare", "databricks", "watsonx", "nvidia_nim", "cerebras", "sambanova", "ai21", "anthropic_text",
+	"cohere_chat", "codestral", "text-completion-openai", "custom_openai", "openai_like", "github",
+	"friendliai", "litellm_proxy", "xinference", "vllm", "llamafile", "moonshot", "novita", "nebius",
+	"zai", "volcengine", "minimax", "perplexity", "predibase", "triton", "oci", "snowflake",
 }
+# ADR-024: wording providers use when a model does not exist or this key may not use it.
 MODEL_UNAVAILABLE_MARKERS = (
 	"model_not_found",
 	"does not have access to model",
 	"model is not available",
-	"the model does not exist",
-	"does not exist",
 	"model not available",
+	"does not exist",
 	"no access to model",
 	"model not found",
 )
-TEMPERATURE_ONE_ONLY = re.compile(r"(^|/)(gpt-5|o1|o3|o4)")
+CONTEXT_MARKERS = ("context length", "context_length", "context window", "maximum context", "prompt is too long")
+# Reasoning models that accept only the default temperature (and no top_p).
+FIXED_SAMPLING = re.compile(r"(^|/)(gpt-5(?!-chat)|o[134]($|-))")
 BACKOFF_BASE, BACKOFF_CAP, RETRY_AFTER_CAP = 0.5, 8.0, 30.0
-RETRYABLE = {"rate_limit", "server", "network"}
+RETRYABLE = frozenset({"rate_limit", "server", "network"})
+NO_KEY = "sk-no-key"  # the OpenAI client insists on a key; local servers ignore it
+
+
+# --- data ------------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
 class ModelSpec:
-	model: str
-	provider: str | None
+	model: str  # as the admin typed it ("gpt-4o-mini", "openai/gpt-4o", "llama3")
+	provider: str | None  # AI Provider name, e.g. "OpenAI", "Anthropic", "Ollama", "Local"
 	api_key: str | None = None
 	api_base: str | None = None
 
@@ -82,12 +109,12 @@ class ModelSpec:
 class LLMRequest:
 	model: ModelSpec
 	messages: list[dict]
-	tools: list[dict] = ()
+	tools: list[dict] = ()  # OpenAI function-tool specs
 	temperature: float | None = None
 	top_p: float | None = None
 	max_tokens: int | None = None
-	fallback_models: tuple[str, ...] = ()
-	timeout: float = 120.0
+	fallback_models: tuple[str, ...] = ()  # same provider; tried only on model-not-found
+	timeout: float = 120.0  # seconds the provider may stay silent (connect, or between chunks)
 	max_retries: int = 3
 
 
@@ -96,30 +123,56 @@ class ModelTurn:
 	content: str
 	tool_calls: tuple[ToolCall, ...]
 	usage: Usage
-	model: str
+	model: str  # the normalized LiteLLM model actually used (after any fallback)
 	finish_reason: str | None
 
 
 class LLMError(Exception):
-	def __init__(self, kind: str, message: str, cause: str | None = None, model: str = "", status_code: int | None = None):
+	"""A model call that failed. ``kind`` is one of: auth, rate_limit, context_too_long,
+	model_not_found, network, bad_request, server, empty_response, cancelled."""
+
+	def __init__(
+		self,
+		kind: str,
+		message: str,
+		cause: str | None = None,
+		model: str = "",
+		status_code: int | None = None,
+		retry_after: float | None = None,
+	):
 		super().__init__(message)
-		self.kind, self.message, self.cause, self.model, self.status_code = kind, message, cause, model, status_code
+		self.kind = kind
+		self.message = message
+		self.cause = cause
+		self.model = model
+		self.status_code = status_code
+		self.retry_after = retry_after
+
+	def __str__(self) -> str:
+		return self.message
 
 
 class Cancelled(LLMError):
+	"""The caller asked to stop. ``partial`` holds what the model had produced by then."""
+
 	def __init__(self, message: str = "The run was stopped.", partial: ModelTurn | None = None):
-		super().__init__("cancelled", message)
+		super().__init__("cancelled", message, model=partial.model if partial else "")
 		self.partial = partial
 
 
-_LITELLM = None
+# --- LiteLLM -----------------------------------------------------------------------------------
+
+_LITELLM: Any = None
 
 
 def _litellm():
-	"""LiteLLM, imported once per process (it costs seconds) and never on paths that don't call a model."""
+	"""LiteLLM, imported once per process and only when a model is called (the import takes seconds).
+
+	The local price map is forced so LiteLLM never fetches it from the internet; debug banners are
+	off. ``drop_params`` is passed per call, not set globally."""
 	global _LITELLM
 	if _LITELLM is None:
-		os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")  # never fetch the price map
+		os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 		import litellm
 
 		litellm.suppress_debug_info = True
@@ -139,37 +192,48 @@ def preload() -> None:
 def normalize_model_name(model: str, provider: str | None, api_base: str | None = None) -> str:
 	"""The LiteLLM model string for ``model`` as configured under ``provider``.
 
-	A model that already starts with a LiteLLM provider prefix is used as it is. Otherwise the
-	provider's prefix is added (so OpenRouter's "meta-llama/llama-3-70b" becomes
-	"openrouter/meta-llama/llama-3-70b"). A provider Huf does not know is treated as an
-	OpenAI-compatible server when it has a base URL; without one, a model LiteLLM knows by its bare
-	name is left bare and anything else is sent as "openai/<model>".
+	===================================  ==================================================
+	Provider (case-insensitive)          Prefix added
+	===================================  ==================================================
+	OpenAI                               openai/
+	Anthropic                            anthropic/
+	Google, Gemini                       gemini/   (LiteLLM's name for Google AI Studio)
+	OpenRouter                           openrouter/   (always: its ids contain slashes)
+	xAI, Grok                            xai/
+	Mistral                              mistral/
+	Alibaba, DashScope                   dashscope/
+	Cohere                               cohere/
+	Perplexity                           perplexity/
+	Meta, Meta-Llama                     meta_llama/
+	Ollama                               ollama_chat/
+	Groq, DeepSeek, Together, Fireworks  groq/, deepseek/, together_ai/, fireworks_ai/
+	LM Studio, vLLM                      lm_studio/, hosted_vllm/
+	any other name, with an API base     openai/   (an OpenAI-compatible server)
+	any other name, no API base          none if LiteLLM knows the bare model, else openai/
+	===================================  ==================================================
+
+	A model already written in LiteLLM form ("openai/gpt-4o", "anthropic/claude-...") is used as
+	typed. For aggregators (OpenRouter, Together, Groq, ...) whose own ids contain a slash, the
+	prefix is added unless the model already carries it: "meta-llama/llama-3-70b" under OpenRouter
+	becomes "openrouter/meta-llama/llama-3-70b".
 	"""
 	model = model.strip()
-	key = (provider or "").strip().lower()
-	prefix = PROVIDER_PREFIXES.get(key)
-	head = model.split("/", 1)[0]
-	if prefix == "openrouter" and head != "openrouter":
-		return f"openrouter/{model}"  # OpenRouter's ids ("openai/gpt-4o") look like other prefixes
-	if "/" in model and head in KNOWN_PREFIXES:
+	prefix = PROVIDER_PREFIXES.get((provider or "").strip().lower())
+	head = model.split("/", 1)[0] if "/" in model else ""
+	if prefix and head == prefix:
+		return model
+	if prefix in AGGREGATORS:
+		return f"{prefix}/{model}"
+	if head in LITELLM_PREFIXES:
 		return model
 	if prefix:
 		return f"{prefix}/{model}"
-	if api_base:
+	if api_base or model not in _litellm().model_cost:
 		return f"openai/{model}"
-	if model in _known_models():
-		return model
-	return f"openai/{model}"
+	return model
 
 
-def _known_models() -> set[str]:
-	try:
-		return set(_litellm().model_cost)
-	except Exception:  # noqa: BLE001
-		return set()
-
-
-# --- one turn ------------------------------------------------------------------------------------
+# --- one turn ----------------------------------------------------------------------------------
 
 
 def stream_turn(
@@ -178,116 +242,138 @@ def stream_turn(
 	should_cancel: Callable[[], bool] | None = None,
 	sleep: Callable[[float], None] = time.sleep,
 ) -> ModelTurn:
-	"""One model answer for ``request``, streamed; retried and falling back as described above."""
+	"""One model answer for ``request``, streamed, retried and falling back as the module says."""
 	spec = request.model
-	candidates = [spec.model, *[m for m in request.fallback_models if m != spec.model]]
+	candidates = list(dict.fromkeys([spec.model, *request.fallback_models]))
 	tried: list[str] = []
-	for model in candidates:
-		name = normalize_model_name(model, spec.provider, spec.api_base)
-		tried.append(name)
+	for position, candidate in enumerate(candidates):
+		model = normalize_model_name(candidate, spec.provider, spec.api_base)
+		tried.append(model)
 		try:
-			return _with_retries(request, name, on_delta, should_cancel, sleep)
+			return _with_retries(request, model, on_delta, should_cancel, sleep)
 		except LLMError as error:
-			if error.kind != "model_not_found" or model == candidates[-1]:
-				if error.kind == "model_not_found" and len(tried) > 1:
-					raise LLMError(
-						"model_not_found",
-						f"None of the models tried is available from {spec.provider or 'the provider'}: "
-						f"{', '.join(tried)}. Check the model names on the AI Model, or ask the provider for access.",
-						error.cause,
-						name,
-						error.status_code,
-					) from None
+			if error.kind != "model_not_found":
 				raise
-	raise AssertionError("unreachable")
+			if position + 1 < len(candidates):
+				continue
+			if len(tried) == 1:
+				raise
+			raise _exhausted(spec, tried, error) from None
+	raise AssertionError("unreachable: there is always at least one candidate")
 
 
-def _with_retries(request, model, on_delta, should_cancel, sleep) -> ModelTurn:
-	seen_delta = [False]
+def _exhausted(spec: ModelSpec, tried: list[str], last: LLMError) -> LLMError:
+	provider = spec.provider or "the provider"
+	return LLMError(
+		"model_not_found",
+		f"None of the models tried is available from {provider}: {', '.join(tried)}. "
+		f"Check the model names on the AI Model and its fallbacks, ask {provider} for access to one of them, "
+		"or switch the agent to another provider.",
+		last.cause,
+		tried[-1],
+		last.status_code,
+	)
+
+
+def _with_retries(request: LLMRequest, model: str, on_delta, should_cancel, sleep) -> ModelTurn:
+	"""Retry transient failures, but never once a delta has been shown."""
+	shown = False
 
 	def listen(text: str) -> None:
-		seen_delta[0] = True
+		nonlocal shown
+		shown = True
 		if on_delta:
 			on_delta(text)
 
 	attempt = 0
 	while True:
+		if should_cancel and should_cancel():
+			raise Cancelled(partial=ModelTurn("", (), Usage(), model, None))
 		try:
 			return _stream_once(request, model, listen, should_cancel)
+		except Cancelled:
+			raise
 		except LLMError as error:
-			if error.kind not in RETRYABLE or seen_delta[0] or attempt >= request.max_retries:
+			if error.kind not in RETRYABLE or shown or attempt >= request.max_retries:
 				raise
 			attempt += 1
-			sleep(_backoff(attempt, getattr(error, "retry_after", None)))
+			sleep(backoff(attempt, error.retry_after))
 
 
-def _backoff(attempt: int, retry_after: float | None) -> float:
-	if retry_after is not None:
-		return min(float(retry_after), RETRY_AFTER_CAP)
+def backoff(attempt: int, retry_after: float | None = None) -> float:
+	"""Seconds to wait before retry ``attempt`` (1-based): the provider's Retry-After when it sent
+	one (capped), else full jitter over 0.5 s doubling per attempt, capped at 8 s."""
+	if retry_after is not None and retry_after >= 0:
+		return min(retry_after, RETRY_AFTER_CAP)
 	return random.uniform(0, min(BACKOFF_CAP, BACKOFF_BASE * 2 ** (attempt - 1)))
 
 
-def _stream_once(request: LLMRequest, model: str, on_delta, should_cancel) -> ModelTurn:
-	litellm = _litellm()
+def _completion_kwargs(request: LLMRequest, model: str) -> dict[str, Any]:
 	spec = request.model
 	kwargs: dict[str, Any] = {
 		"model": model,
 		"messages": request.messages,
 		"stream": True,
 		"stream_options": {"include_usage": True},
-		"api_key": spec.api_key or ("sk-none" if spec.api_base else None),
-		"api_base": spec.api_base,
+		"api_key": spec.api_key or (NO_KEY if spec.api_base else None),
+		"api_base": spec.api_base or None,
 		"timeout": request.timeout,
-		"num_retries": 0,
-		"max_retries": 0,
-		"drop_params": True,
+		"num_retries": 0,  # retries are ours (see _with_retries)
+		"max_retries": 0,  # ... and not the OpenAI client's either
+		"drop_params": True,  # per call: a param the model does not take is dropped, not an error
 	}
 	if request.tools:
 		kwargs["tools"] = list(request.tools)
 	if request.max_tokens:
 		kwargs["max_tokens"] = request.max_tokens
-	if not TEMPERATURE_ONE_ONLY.search(model):
+	if not FIXED_SAMPLING.search(model):
 		if request.temperature is not None:
 			kwargs["temperature"] = request.temperature
 		if request.top_p is not None:
 			kwargs["top_p"] = request.top_p
+	return kwargs
+
+
+def _stream_once(request: LLMRequest, model: str, on_delta: Callable[[str], None], should_cancel) -> ModelTurn:
+	spec = request.model
 	assembler = _Assembler(model)
 	try:
-		stream = litellm.completion(**kwargs)
+		stream = _litellm().completion(**_completion_kwargs(request, model))
 		for chunk in stream:
 			assembler.add(chunk, on_delta)
 			if should_cancel and should_cancel():
 				_close(stream)
 				raise Cancelled(partial=assembler.turn())
-		# LiteLLM makes up a "stop" when a stream just ends; the provider never finished that answer
+		# LiteLLM invents finish_reason "stop" when a stream just ends; its own record tells the truth.
 		finished = getattr(stream, "received_finish_reason", "") is not None
 	except LLMError:
 		raise
-	except Exception as error:  # noqa: BLE001 - classified below, the cause kept
-		raise classify(error, model, spec) from error
+	except Exception as error:  # noqa: BLE001 - every provider failure is classified, its cause kept
+		classified = classify(error, model, spec)
+		raise classified from (None if _mentions(error, spec.api_key) else error)
 	turn = assembler.turn()
+	provider = spec.provider or "the provider"
 	if not finished:
-		raise LLMError(
-			"network",
-			f"The connection to {spec.provider or 'the provider'} dropped before {model} finished its answer. Try again.",
-			model=model,
-		)
+		raise LLMError("network", f"The connection to {provider} ended before {model} finished its answer. Try again.", model=model)
 	if not turn.content.strip() and not turn.tool_calls:
-		raise LLMError(
-			"empty_response",
-			f"The model {model} answered with nothing (no text and no tool call). Try again, or pick another model.",
-			model=model,
-		)
+		if turn.finish_reason == "length":
+			message = f"{model} used up its output tokens before writing an answer. Raise Max Tokens on the agent, or use another model."
+		else:
+			message = f"{model} answered with nothing (no text and no tool call). Try again, or pick another model."
+		raise LLMError("empty_response", message, model=model)
 	return turn
 
 
 def _close(stream) -> None:
-	close = getattr(stream, "close", None) or getattr(getattr(stream, "completion_stream", None), "close", None)
-	try:
-		if close:
-			close()
-	except Exception:  # noqa: BLE001
-		pass
+	"""Hang up on a cancelled stream so the provider stops generating (and billing)."""
+	for target in (stream, getattr(stream, "completion_stream", None), getattr(stream, "response", None)):
+		close = getattr(target, "close", None)
+		if callable(close):
+			try:
+				close()
+			except Exception:  # noqa: BLE001 - best effort; the run is stopping anyway
+				pass
+			return
 
 
 class _Assembler:
@@ -296,14 +382,14 @@ class _Assembler:
 	def __init__(self, model: str):
 		self.model = model
 		self.text: list[str] = []
-		self.calls: dict[int, dict] = {}
+		self.calls: dict[int, dict[str, str]] = {}
 		self.usage = Usage()
 		self.finish_reason: str | None = None
 
-	def add(self, chunk, on_delta) -> None:
+	def add(self, chunk, on_delta: Callable[[str], None]) -> None:
 		usage = getattr(chunk, "usage", None)
 		if usage:
-			self.usage = _usage(usage)
+			self.usage = read_usage(usage)
 		for choice in getattr(chunk, "choices", None) or []:
 			self.finish_reason = getattr(choice, "finish_reason", None) or self.finish_reason
 			delta = getattr(choice, "delta", None)
@@ -318,8 +404,7 @@ class _Assembler:
 
 	def _add_call(self, fragment) -> None:
 		index = getattr(fragment, "index", None)
-		index = len(self.calls) if index is None else index
-		call = self.calls.setdefault(index, {"id": "", "name": "", "arguments": ""})
+		call = self.calls.setdefault(len(self.calls) if index is None else index, {"id": "", "name": "", "arguments": ""})
 		if getattr(fragment, "id", None):
 			call["id"] = fragment.id
 		function = getattr(fragment, "function", None)
@@ -331,101 +416,170 @@ class _Assembler:
 
 	def turn(self) -> ModelTurn:
 		calls = tuple(
-			ToolCall(id=c["id"] or f"call_{i}", name=c["name"], arguments=c["arguments"])
-			for i, c in sorted(self.calls.items())
-			if c["name"]
+			ToolCall(id=call["id"] or f"call_{index}", name=call["name"], arguments=call["arguments"])
+			for index, call in sorted(self.calls.items())
+			if call["name"]
 		)
 		return ModelTurn("".join(self.text), calls, self.usage, self.model, self.finish_reason)
 
 
-def _usage(usage) -> Usage:
-	def get(obj, name):
-		return getattr(obj, name, None) if not isinstance(obj, dict) else obj.get(name)
+def read_usage(usage: Any) -> Usage:
+	"""Usage from an OpenAI/LiteLLM usage object or dict; cached tokens from OpenAI's
+	prompt_tokens_details or Anthropic's cache_read_input_tokens."""
+
+	def get(obj: Any, name: str) -> Any:
+		return obj.get(name) if isinstance(obj, dict) else getattr(obj, name, None)
 
 	details = get(usage, "prompt_tokens_details")
 	cached = (get(details, "cached_tokens") if details else None) or get(usage, "cache_read_input_tokens") or 0
 	return Usage(int(get(usage, "prompt_tokens") or 0), int(get(usage, "completion_tokens") or 0), int(cached))
 
 
-# --- errors --------------------------------------------------------------------------------------
+# --- errors ------------------------------------------------------------------------------------
 
 
 def classify(error: Exception, model: str, spec: ModelSpec) -> LLMError:
-	"""Map a LiteLLM/OpenAI/network exception to an LLMError with an actionable message."""
+	"""Map a LiteLLM/OpenAI/network exception to an LLMError whose message says what to do.
+
+	Order matters, because LiteLLM 1.97 wraps failures loosely: a refused connection arrives as an
+	InternalServerError (500), a stream cut mid-way as MidStreamFallbackError (500), and OpenAI's
+	403 ``model_not_found`` as a plain APIError."""
 	litellm = _litellm()
 	cause = scrub(deepest_message(error), spec.api_key)
 	status = getattr(error, "status_code", None)
-	provider = spec.provider or "the provider"
+	status = status if isinstance(status, int) else None
 	lowered = cause.lower()
-	if isinstance(error, litellm.ContextWindowExceededError) or "context length" in lowered or "context_length" in lowered:
-		kind, message = "context_too_long", f"The conversation is too long for {model}. Start a new conversation, lower History Limit on the agent, or use a model with a larger context."
-	elif isinstance(error, (litellm.AuthenticationError, litellm.PermissionDeniedError)) or status in (401, 403) and not _unavailable(lowered):
-		kind, message = "auth", f"{provider} rejected the API key. Open the AI Provider {provider} and enter a valid key."
-	elif isinstance(error, litellm.NotFoundError) or status == 404 or _unavailable(lowered):
-		kind, message = "model_not_found", f"{provider} says the model {model} does not exist or this key cannot use it. Check the model name on the AI Model."
-	elif isinstance(error, litellm.RateLimitError) or status == 429:
-		kind, message = "rate_limit", f"{provider} is rate limiting requests (or the account is out of credit). Wait a moment and try again."
-	elif isinstance(error, (litellm.Timeout, litellm.APIConnectionError)) or _is_network(error):
-		kind, message = "network", f"Could not reach {provider} for {model}{' at ' + spec.api_base if spec.api_base else ''}. Check the API Base URL and that the server is running."
-	elif isinstance(error, (litellm.BadRequestError, litellm.UnprocessableEntityError)) or status in (400, 422):
-		kind, message = "bad_request", f"{provider} refused the request for {model}."
-	elif status is None or status >= 500 or isinstance(error, (litellm.InternalServerError, litellm.ServiceUnavailableError)):
-		kind, message = "server", f"{provider} had a server error answering with {model}. Try again in a moment."
+	provider = spec.provider or "the provider"
+	where = f" at {spec.api_base}" if spec.api_base else ""
+
+	def has(*types: str) -> bool:
+		return any(isinstance(error, getattr(litellm, name)) for name in types if hasattr(litellm, name))
+
+	if has("ContextWindowExceededError") or any(marker in lowered for marker in CONTEXT_MARKERS):
+		kind = "context_too_long"
+		message = f"The conversation is too long for {model}. Start a new conversation, lower the agent's history limit, or use a model with a larger context window."
+	elif has("AuthenticationError") or status == 401:
+		kind = "auth"
+		message = f"The provider rejected the API key for {provider}. Open the AI Provider {provider} and set a valid key."
+	elif has("NotFoundError") or status == 404 or any(marker in lowered for marker in MODEL_UNAVAILABLE_MARKERS):
+		kind = "model_not_found"
+		message = f"{provider} says the model {model} does not exist or this key may not use it. Check the model name on the AI Model"
+		message += f", and that the API Base URL{where} is right." if spec.api_base else "."
+	elif has("PermissionDeniedError") or status == 403:
+		kind = "auth"
+		message = f"{provider} refused access with this API key. Check the key's permissions in the AI Provider {provider}."
+	elif has("RateLimitError") or status == 429:
+		kind = "rate_limit"
+		message = f"{provider} is rate limiting requests (or the account is out of credit). Wait a moment and try again, or check the plan's limits."
+	elif has("Timeout", "APIConnectionError") or _is_network(error):
+		kind, status = "network", None
+		message = f"Could not get an answer from {provider}{where} for {model}. Check that the server is running and the API Base URL is right, then try again."
+	elif has("BadRequestError", "UnprocessableEntityError", "UnsupportedParamsError") or status in (400, 422):
+		kind = "bad_request"
+		message = f"{provider} refused the request for {model}. Check the model's settings on the agent."
+	elif has("InternalServerError", "ServiceUnavailableError", "APIError") or (status or 0) >= 500:
+		kind = "server"
+		message = f"{provider} had a server error answering with {model}. Try again in a moment."
 	else:
-		kind, message = "bad_request", f"{provider} refused the request for {model}."
-	result = LLMError(kind, f"{message} ({cause})" if cause else message, cause, model, status)
-	result.retry_after = _retry_after(error)
-	return result
+		kind = "bad_request"
+		message = f"The request to {provider} for {model} failed."
+	full = f"{message} ({cause})" if cause else message
+	return LLMError(kind, full, cause or None, model, status, _retry_after(error))
 
 
-def _unavailable(text: str) -> bool:
-	return any(marker in text for marker in MODEL_UNAVAILABLE_MARKERS)
+NETWORK_ERRORS = ("ConnectError", "ConnectTimeout", "ReadTimeout", "WriteTimeout", "PoolTimeout", "RemoteProtocolError", "ReadError", "WriteError")
 
 
-def _is_network(error: Exception) -> bool:
-	seen = error
-	while seen is not None:
-		if isinstance(seen, (TimeoutError, ConnectionError)) or type(seen).__name__ in ("ConnectError", "ReadTimeout", "RemoteProtocolError", "ReadError"):
-			return True
-		seen = seen.__cause__ or seen.__context__
-	return False
+def _is_network(error: BaseException) -> bool:
+	return any(
+		isinstance(link, (TimeoutError, ConnectionError)) or type(link).__name__ in NETWORK_ERRORS
+		for link in _chain(error)
+	)
 
 
-def deepest_message(error: Exception) -> str:
-	"""The most specific text about what went wrong: the provider's JSON message when there is one."""
-	texts = []
-	seen = error
-	while seen is not None and len(texts) < 10:
-		body = getattr(seen, "body", None)
+def _chain(error: BaseException) -> list[BaseException]:
+	"""The exception and what caused it, outermost first (cycles and runaway chains cut)."""
+	links: list[BaseException] = []
+	link: BaseException | None = error
+	while link is not None and link not in links and len(links) < 12:
+		links.append(link)
+		link = link.__cause__ or link.__context__
+	return links
+
+
+LITELLM_PREFIX = re.compile(r"^\s*((litellm\.)?\w+(Error|Exception|Timeout)\s*:\s*|\w+Exception\s*-\s*)+")
+
+
+def deepest_message(error: BaseException) -> str:
+	"""The most specific words about what went wrong: the provider's own error message when any
+	exception in the chain carries the response body, else the innermost non-empty message, with
+	LiteLLM's "litellm.BadRequestError: OpenAIException - " prefixes stripped."""
+	texts: list[str] = []
+	for link in _chain(error):
+		body = getattr(link, "body", None)
 		if isinstance(body, dict):
 			inner = body.get("error", body)
-			if isinstance(inner, dict) and inner.get("message"):
-				return str(inner["message"])
-		texts.append(str(seen))
-		seen = seen.__cause__ or seen.__context__
-	text = next((t for t in texts if t), type(error).__name__)
-	match = re.search(r'"message"\s*:\s*"([^"]+)"', text)
-	if match:
-		return match.group(1)
-	return re.sub(r"^(litellm\.\w+:\s*)+(\w+Exception\s*-\s*)?", "", text).strip()[:500]
+			message = inner.get("message") if isinstance(inner, dict) else inner
+			if message:
+				return str(message).strip()
+		elif isinstance(body, str) and body.strip():
+			return body.strip()[:500]
+		texts.append(LITELLM_PREFIX.sub("", str(link)).strip())
+	meaningful = [text for text in texts if text]
+	return meaningful[-1][:500] if meaningful else type(error).__name__
+
+
+SECRET_LIKE = re.compile(r"\b(sk-[A-Za-z0-9_\-]{2})[A-Za-z0-9_\-]{8,}|(Bearer\s+)\S+")
 
 
 def scrub(text: str, secret: str | None) -> str:
+	"""``text`` without the API key (nor anything that looks like one)."""
 	if secret and len(secret) >= 4:
 		text = text.replace(secret, "[key hidden]")
-	return re.sub(r"(sk-[A-Za-z0-9_\-]{6})[A-Za-z0-9_\-]+", r"\1…", text)
+	return SECRET_LIKE.sub(lambda m: f"{m.group(1)}…" if m.group(1) else f"{m.group(2)}[hidden]", text)
 
 
-def _retry_after(error: Exception) -> float | None:
-	"""Retry-After in seconds, from the first exception in the chain whose response carries it."""
-	seen = error
-	while seen is not None:
-		headers = getattr(seen, "litellm_response_headers", None) or getattr(getattr(seen, "response", None), "headers", None)
-		value = headers.get("retry-after") if headers else None
-		if value is not None:
+def _mentions(error: BaseException, secret: str | None) -> bool:
+	"""Does any exception in the chain carry the key? Then it is not chained onto ours (a logged
+	traceback would print it)."""
+	return bool(secret) and any(secret in str(link) or secret in str(getattr(link, "body", "")) for link in _chain(error))
+
+
+def _retry_after(error: BaseException) -> float | None:
+	"""Retry-After in seconds (delta-seconds, HTTP date, or retry-after-ms), from the first
+	exception in the chain whose response carries it."""
+	for link in _chain(error):
+		headers = getattr(link, "litellm_response_headers", None) or getattr(getattr(link, "response", None), "headers", None)
+		if not headers:
+			continue
+		try:
+			if headers.get("retry-after-ms") is not None:
+				return float(headers["retry-after-ms"]) / 1000
+			value = headers.get("retry-after")
+		except Exception:  # noqa: BLE001 - odd header containers: no hint, plain backoff
+			return None
+		if value is None:
+			continue
+		try:
+			return max(float(value), 0.0)
+		except (TypeError, ValueError):
 			try:
-				return float(value)
+				return max(parsedate_to_datetime(value).timestamp() - time.time(), 0.0)
 			except (TypeError, ValueError):
 				return None
-		seen = seen.__cause__ or seen.__context__
 	return None
+
+
+__all__ = [
+	"Cancelled",
+	"LLMError",
+	"LLMRequest",
+	"ModelSpec",
+	"ModelTurn",
+	"backoff",
+	"classify",
+	"normalize_model_name",
+	"preload",
+	"read_usage",
+	"stream_turn",
+]
