@@ -1,0 +1,201 @@
+"""Every document tool type, run as three different users, with Frappe's own permission checks."""
+
+from __future__ import annotations
+
+import base64
+import json
+
+import frappe
+import pytest
+
+from huf.ai.agent.integration import run_agent_sync
+from huf.ai.engine.tools import ToolError
+from huf.ai.tools import build_tool
+from huf.ai.tools.context import RunContext
+from tests.site import fixtures
+from tests.site.conftest import as_user, make_user
+from tests.support.scripted_llm import text, tool_calls
+
+NOTE = "Huf Test Note"
+NOTHING = dict.fromkeys(("read", "write", "create", "delete", "submit", "cancel", "amend", "report"), 0)
+
+
+@pytest.fixture(scope="module")
+def note_doctype(site):
+	for role in ("Huf Test Reader", "Huf Test Writer"):
+		if not frappe.db.exists("Role", role):
+			frappe.get_doc({"doctype": "Role", "role_name": role, "desk_access": 1}).insert()
+	if frappe.db.exists("DocType", NOTE):
+		frappe.delete_doc("DocType", NOTE, force=True)
+		frappe.db.sql_ddl(f"drop table if exists `tab{NOTE}`")
+	frappe.get_doc(
+		{
+			"doctype": "DocType",
+			"name": NOTE,
+			"module": "Custom",
+			"custom": 1,
+			"is_submittable": 1,
+			"autoname": "hash",
+			"fields": [
+				{"fieldname": "title", "fieldtype": "Data", "label": "Title", "reqd": 1},
+				{"fieldname": "amount", "fieldtype": "Int", "label": "Amount"},
+				{"fieldname": "status", "fieldtype": "Select", "label": "Status", "options": "Open\nClosed"},
+			],
+			"permissions": [
+				{"role": "System Manager", "read": 1, "write": 1, "create": 1, "delete": 1, "submit": 1, "cancel": 1, "amend": 1, "report": 1},
+				# DocPerm rows default to write and create: every right is spelled out
+				dict(NOTHING, role="Huf Test Writer", read=1, write=1, create=1, submit=1, cancel=1, amend=1),
+				dict(NOTHING, role="Huf Test Reader", read=1),
+			],
+		}
+	).insert()
+	frappe.db.commit()
+	return NOTE
+
+
+@pytest.fixture(scope="module")
+def people(site):
+	return {
+		"manager": make_user("manager@huf.test", ["Huf User", "System Manager"]),
+		"writer": make_user("writer@huf.test", ["Huf User", "Huf Test Writer"]),
+		"reader": make_user("reader@huf.test", ["Huf User", "Huf Test Reader"]),
+	}
+
+
+def tool(types: str, doctype: str | None = NOTE, name: str | None = None):
+	tool_name = name or "huf_t_" + types.lower().replace(" ", "_")
+	user = frappe.session.user
+	with as_user("Administrator"):  # an admin sets tools up; the user only calls them
+		fixtures.tool(tool_name, types, doctype)
+	ctx = RunContext(run="test", conversation="test", agent="test", user=user)
+	return build_tool(frappe.get_doc("Agent Tool Function", tool_name), ctx)
+
+
+def note(title: str = "first", **values) -> str:
+	doc = frappe.get_doc({"doctype": NOTE, "title": title, **values}).insert(ignore_permissions=True)
+	return doc.name
+
+
+def test_read_tools_return_documents_lists_and_values(note_doctype, people):
+	name = note("readable", amount=5)
+	with as_user(people["reader"]):
+		assert tool("Get Document").handler({"name": name})["title"] == "readable"
+		docs = tool("Get Multiple Documents").handler({"names": [name]})
+		assert [d["amount"] for d in docs] == [5]
+		rows = tool("Get List").handler({"filters": {"title": "readable"}, "fields": ["name", "amount"]})
+		assert rows == [{"name": name, "amount": 5}]
+		assert tool("Get Value").handler({"name": name, "fieldname": "amount"}) == {"amount": 5}
+		with pytest.raises(ToolError, match="has no field nope"):
+			tool("Get List").handler({"fields": ["nope"]})
+
+
+def test_the_definition_is_derived_from_the_doctype(note_doctype):
+	definition = json.loads(frappe.get_doc("Agent Tool Function", tool("Create Document").name).function_definition)
+	data = definition["parameters"]["properties"]["data"]["properties"]
+	assert data["amount"]["type"] == "integer" and data["status"]["enum"] == ["Open", "Closed"]
+	assert definition["parameters"]["required"] == ["data"]
+
+
+def test_a_reader_cannot_write_and_nothing_is_written(note_doctype, people):
+	name = note("guarded")
+	with as_user(people["reader"]):
+		with pytest.raises(ToolError, match="(?i)permission|not permitted|insufficient"):
+			tool("Create Document").handler({"data": {"title": "sneaky"}})
+		with pytest.raises(ToolError):
+			tool("Update Document").handler({"name": name, "data": {"amount": 99}})
+		with pytest.raises(ToolError):
+			tool("Set Value").handler({"name": name, "fieldname": "amount", "value": 99})
+		with pytest.raises(ToolError):
+			tool("Delete Document").handler({"name": name})
+		assert frappe.local.message_log == []  # no Frappe pop-up text leaks into the response
+	assert not frappe.db.exists(NOTE, {"title": "sneaky"})
+	assert frappe.db.get_value(NOTE, name, "amount") in (0, None)
+
+
+def test_a_writer_creates_updates_submits_cancels_and_amends_but_cannot_delete(note_doctype, people):
+	with as_user(people["writer"]):
+		created = tool("Create Document").handler({"data": {"title": "w1", "amount": 1}})
+		name = created["name"]
+		assert tool("Update Document").handler({"name": name, "data": {"amount": 2}})["updated"] == ["amount"]
+		assert tool("Set Value").handler({"name": name, "fieldname": "status", "value": "Closed"})["status"] == "Closed"
+		assert tool("Submit Document").handler({"name": name})["docstatus"] == 1
+		assert tool("Cancel Document").handler({"name": name})["docstatus"] == 2
+		amended = tool("Get Amended Document").handler({"name": name})
+		assert frappe.db.get_value(NOTE, amended["name"], ["amended_from", "docstatus"]) == (name, 0)
+		with pytest.raises(ToolError):
+			tool("Delete Document").handler({"name": amended["name"]})
+	assert frappe.db.get_value(NOTE, name, "owner") == people["writer"]
+
+
+def test_multiple_writes_are_all_or_nothing(note_doctype, people):
+	with as_user(people["writer"]):
+		with pytest.raises(ToolError, match="(?i)title"):
+			tool("Create Multiple Documents").handler({"documents": [{"title": "batch-ok"}, {"amount": 3}]})
+	assert not frappe.db.exists(NOTE, {"title": "batch-ok"})
+	with as_user(people["manager"]):
+		done = tool("Create Multiple Documents").handler({"documents": [{"title": "m1"}, {"title": "m2"}]})
+		assert len(done) == 2
+		tool("Delete Multiple Documents").handler({"names": [d["name"] for d in done]})
+	assert not frappe.db.exists(NOTE, {"title": ["in", ["m1", "m2"]]})
+
+
+def test_submit_on_a_doctype_that_cannot_be_submitted_says_so(site, people):
+	with as_user(people["manager"]):
+		with pytest.raises(ToolError, match="cannot be submitted"):
+			tool("Submit Document", "ToDo", name="huf_t_submit_todo").handler({"name": "x"})
+
+
+def test_report_results_respect_report_permissions(note_doctype, people):
+	with as_user(people["manager"]):
+		result = tool("Get Report Result", None).handler({"report_name": "ToDo", "filters": {}})
+		assert "columns" in result and isinstance(result["rows"], list)
+	with as_user(people["reader"]):
+		with pytest.raises(ToolError):
+			tool("Get Report Result", None).handler({"report_name": "ToDo", "filters": {}})
+
+
+def test_attach_file_needs_write_permission_on_the_target(note_doctype, people):
+	name = note("with file")
+	content = base64.b64encode(b"hello file").decode()
+	with as_user(people["reader"]):
+		with pytest.raises(ToolError):
+			tool("Attach File to Document").handler({"name": name, "file_name": "a.txt", "content_base64": content})
+	with as_user(people["manager"]):
+		attached = tool("Attach File to Document").handler({"name": name, "file_name": "a.txt", "content_base64": content})
+	file = frappe.get_doc("File", attached["name"])
+	assert (file.attached_to_doctype, file.attached_to_name, file.is_private) == (NOTE, name, 1)
+	assert file.get_content() in (b"hello file", "hello file")
+
+
+def test_in_a_run_a_denied_tool_call_goes_back_to_the_model_and_nothing_is_written(note_doctype, people, llm):
+	fixtures.tool("huf_t_create_note", "Create Document", NOTE)
+	agent = fixtures.agent(llm, name="Note Agent", tools=("huf_t_create_note",))
+	title = "from the reader " + frappe.generate_hash(length=6)
+	llm.script(
+		tool_calls([("c1", "huf_t_create_note", json.dumps({"data": {"title": title}}))]),
+		text("I could not create it: you lack permission."),
+	)
+	with as_user(people["reader"]):
+		result = run_agent_sync(agent, "make a note", now=True)
+	assert result["status"] == "Success"
+	call = frappe.get_all("Agent Tool Call", filters={"agent_run": result["run"]}, fields=["status", "error_message"])[0]
+	assert call.status == "Failed" and call.error_message, call
+	assert "error" in json.loads(llm.requests[-1]["body"]["messages"][-1]["content"])
+	assert not frappe.db.exists(NOTE, {"title": title})
+
+
+def test_custom_functions_get_their_schema_from_the_signature(site):
+	fixtures.tool("huf_t_describe", "Custom Function", None, function_path="huf.ai.tools.builtin.describe_doctype")
+	doc = frappe.get_doc("Agent Tool Function", "huf_t_describe")
+	parameters = json.loads(doc.function_definition)["parameters"]
+	assert parameters["required"] == ["doctype"] and parameters["properties"]["doctype"]["type"] == "string"
+	ctx = RunContext(run="t", conversation="t", agent="t", user="Administrator")
+	assert build_tool(doc, ctx).handler({"doctype": "ToDo"})["doctype"] == "ToDo"
+
+
+def test_app_tools_are_synced_idempotently(site):
+	from huf.ai.tools.registry import sync_app_tools
+
+	frappe.db.set_value("Agent Tool Function", "describe_doctype", "description", "changed by hand")
+	assert "describe_doctype" in sync_app_tools()
+	assert sync_app_tools() == []  # nothing changed: nothing written
