@@ -92,7 +92,7 @@ def queue_run(
 		},
 	)
 	publish_status(run, "Queued", user, conversation)
-	if (now and user != "Guest") or agent.run_immediately:  # guests never hold a web worker
+	if user != "Guest" and (now or agent.run_immediately):  # guests never hold a web worker
 		frappe.db.commit()
 		drain_conversation(conversation, until=run, wait=INLINE_LOCK_WAIT)
 		return run_status(run)

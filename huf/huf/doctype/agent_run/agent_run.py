@@ -24,7 +24,6 @@ class AgentRun(Document):
 		ended_at: DF.Datetime | None
 		error_kind: DF.Data | None
 		error_message: DF.SmallText | None
-		heartbeat_at: DF.Datetime | None
 		input_tokens: DF.Int
 		job_id: DF.Data | None
 		model: DF.Link | None

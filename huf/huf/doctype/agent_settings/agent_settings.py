@@ -18,9 +18,7 @@ class AgentSettings(Document):
 
 		default_model: DF.Link | None
 		default_provider: DF.Link | None
-		last_tool_sync: DF.Datetime | None
 		max_prompt_chars: DF.Int
-		stale_run_minutes: DF.Int
 
 	# end: auto-generated types
 
@@ -34,7 +32,5 @@ class AgentSettings(Document):
 					),
 					title=_("Model and provider do not match"),
 				)
-		if cint(self.stale_run_minutes) < 1:
-			frappe.throw(_("Stale Run Minutes must be at least 1."))
 		if cint(self.max_prompt_chars) < 1:
 			frappe.throw(_("Max Prompt Characters must be at least 1."))
