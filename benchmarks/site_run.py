@@ -1,0 +1,157 @@
+"""Huf's own time on a real site, against the scripted model server (instant answers).
+
+Run from the bench's sites folder with the bench's Python, on a site with Huf installed:
+    ../env/bin/python /path/to/huf/benchmarks/site_run.py --site <site> [--runs 30]
+
+Prints medians of: a whole run with 3 tool calls (executed inline), split into model calls, tool
+work and everything else (persistence and bookkeeping), with its SQL statement count; then the
+first run after an RQ worker starts and after a web worker starts, against the second one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.append(str(ROOT))
+
+import frappe  # noqa: E402
+
+
+def ms(seconds: float) -> str:
+	return f"{seconds * 1000:.1f} ms"
+
+
+def setup(llm) -> str:
+	from tests.site import fixtures
+
+	fixtures.tool("bench_get_todos", "Get List", "ToDo")
+	fixtures.tool("bench_create_todo", "Create Document", "ToDo")
+	fixtures.tool("bench_get_todo", "Get Document", "ToDo")
+	agent = fixtures.agent(
+		llm, name="Bench Agent", tools=("bench_get_todos", "bench_create_todo", "bench_get_todo"), context_strategy="FIFO"
+	)
+	frappe.db.commit()
+	return agent
+
+
+def script_three_tools(llm) -> None:
+	from tests.support.scripted_llm import text, tool_calls
+
+	todo = frappe.get_all("ToDo", limit=1, pluck="name")[0]
+	llm.script(
+		tool_calls([("c1", "bench_get_todos", json.dumps({"limit": 5}))]),
+		tool_calls(
+			[
+				("c2", "bench_create_todo", json.dumps({"data": {"description": "benchmark"}})),
+				("c3", "bench_get_todo", json.dumps({"name": todo})),
+			]
+		),
+		text("Done."),
+	)
+
+
+class Meter:
+	"""Wraps the model call, the tools and frappe.db.sql to split a run's wall time."""
+
+	def __init__(self):
+		from huf.ai.engine import loop, tools
+
+		self.model = self.tools = 0.0
+		self.sql = 0
+		real_call, real_exec, real_sql = loop.llm.stream_turn, tools.execute_tool_call, frappe.db.sql
+
+		def timed_call(*args, **kwargs):
+			started = time.perf_counter()
+			try:
+				return real_call(*args, **kwargs)
+			finally:
+				self.model += time.perf_counter() - started
+
+		def timed_exec(*args, **kwargs):
+			started = time.perf_counter()
+			try:
+				return real_exec(*args, **kwargs)
+			finally:
+				self.tools += time.perf_counter() - started
+
+		def counted_sql(*args, **kwargs):
+			self.sql += 1
+			return real_sql(*args, **kwargs)
+
+		loop.execute_tool_call = timed_exec
+		frappe.db.sql = counted_sql
+		self._call = timed_call
+
+	def reset(self):
+		self.model = self.tools = 0.0
+		self.sql = 0
+
+
+def measure_inline(site: str, runs: int) -> None:
+	from huf.ai.agent.integration import run_agent_sync
+	from huf.ai.engine import loop
+	from tests.support.scripted_llm import ScriptedLLM
+
+	with ScriptedLLM() as llm:
+		agent = setup(llm)
+		frappe.get_doc({"doctype": "ToDo", "description": "seed"}).insert()
+		meter = Meter()
+		real_run_loop = loop.run_loop
+
+		def run_loop(*args, **kwargs):
+			kwargs["call_model"] = meter._call
+			return real_run_loop(*args, **kwargs)
+
+		import huf.ai.runs as runs_module
+
+		runs_module.run_loop = run_loop
+		totals, model, tools, other, sql = [], [], [], [], []
+		for i in range(runs + 3):
+			script_three_tools(llm)
+			meter.reset()
+			started = time.perf_counter()
+			result = run_agent_sync(agent, f"benchmark {i}", channel_id=f"bench-{i}", now=True)
+			wall = time.perf_counter() - started
+			assert result["status"] == "Success", result
+			if i < 3:
+				continue  # warm-up: imports, caches
+			totals.append(wall)
+			model.append(meter.model)
+			tools.append(meter.tools)
+			other.append(wall - meter.model - meter.tools)
+			sql.append(meter.sql)
+		print(f"3-tool-call run, inline, {runs} runs (medians):")
+		print(f"  whole run (wall):              {ms(statistics.median(totals))}")
+		print(f"  model calls (scripted server): {ms(statistics.median(model))}")
+		print(f"  tool work:                     {ms(statistics.median(tools))}")
+		print(f"  Huf persistence + bookkeeping: {ms(statistics.median(other))}")
+		print(f"  Huf time (wall - model):       {ms(statistics.median(totals) - statistics.median(model))}")
+		print(f"  SQL statements per run:        {statistics.median(sql):.0f}")
+
+
+def main() -> None:
+	parser = argparse.ArgumentParser()
+	parser.add_argument("--site", required=True)
+	parser.add_argument("--runs", type=int, default=30)
+	args = parser.parse_args()
+	frappe.init(site=args.site, sites_path=os.getcwd())
+	frappe.connect()
+	frappe.set_user("Administrator")
+	try:
+		measure_inline(args.site, args.runs)
+	finally:
+		frappe.db.rollback()
+		frappe.destroy()
+
+
+if __name__ == "__main__":
+	main()
