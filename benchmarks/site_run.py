@@ -138,6 +138,48 @@ def measure_inline(site: str, runs: int) -> None:
 		print(f"  SQL statements per run:        {statistics.median(sql):.0f}")
 
 
+def measure_cold_starts(site: str) -> None:
+	"""First run after a worker process starts vs the next one (queue-first, through real RQ)."""
+	from huf.ai.agent.integration import run_agent_sync
+	from tests.site.conftest import Web, Workers, wait_for
+	from tests.support.scripted_llm import ScriptedLLM, text
+
+	with ScriptedLLM() as llm:
+		agent = setup(llm)
+		llm.respond_with(lambda body: text("ok"))
+		workers = Workers(site)
+		workers.start(1)
+		time.sleep(8)  # the worker is up and idle, as after a deploy
+		latencies = []
+		for i in range(2):
+			started = time.perf_counter()
+			run = run_agent_sync(agent, f"cold {i}", channel_id=f"cold-{time.time()}")["run"]
+			frappe.db.commit()
+			wait_for(lambda: frappe.db.get_value("Agent Run", run, "status") == "Success", 120, 0.02, "run")
+			latencies.append(time.perf_counter() - started)
+		workers.stop()
+		print("background run, queue -> Success, through a real RQ worker (each job a forked process):")
+		print(f"  first run after the worker started: {ms(latencies[0])}")
+		print(f"  second run:                         {ms(latencies[1])}")
+
+		web = Web(site)
+		headers = web.token_headers("Administrator")
+		timings = []
+		for i in range(2):
+			started = time.perf_counter()
+			response = web.post(
+				"/api/method/huf.ai.agent.integration.run_agent_sync",
+				{"agent_name": agent, "prompt": f"web {i}", "now": 1, "channel_id": f"web-{time.time()}"},
+				headers,
+			)
+			timings.append(time.perf_counter() - started)
+			assert response.ok and response.json()["message"]["status"] == "Success", response.text
+		web.stop()
+		print("inline run (now=1) over HTTP right after gunicorn started (2 workers):")
+		print(f"  first request:  {ms(timings[0])}")
+		print(f"  second request: {ms(timings[1])}  (may land on the other, still cold, worker)")
+
+
 def main() -> None:
 	parser = argparse.ArgumentParser()
 	parser.add_argument("--site", required=True)
@@ -148,6 +190,7 @@ def main() -> None:
 	frappe.set_user("Administrator")
 	try:
 		measure_inline(args.site, args.runs)
+		measure_cold_starts(args.site)
 	finally:
 		frappe.db.rollback()
 		frappe.destroy()

@@ -32,7 +32,8 @@ def next_sequence(conversation: str, field: str) -> int:
 		f"update `tabAgent Conversation` set `{field}` = LAST_INSERT_ID(`{field}` + 1){extra} where name = %s",
 		conversation,
 	)
-	return int(frappe.db.sql("select LAST_INSERT_ID()")[0][0])
+	# MariaDB returns LAST_INSERT_ID(expr) with the UPDATE's result: no second round trip
+	return int(frappe.db._cursor.lastrowid)
 
 
 def update_where(query: str, values: tuple) -> int:
