@@ -50,7 +50,9 @@ def site(request):
 
 @pytest.fixture(autouse=True)
 def _fresh_transaction(site):
+	"""Each test starts like a new request: Administrator, a fresh transaction, no messages."""
 	frappe.set_user("Administrator")
+	frappe.local.message_log = []
 	frappe.db.commit()
 	yield
 	frappe.db.rollback()
