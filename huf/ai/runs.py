@@ -269,15 +269,7 @@ def execute_run(run_name: str, beat: Beat) -> None:
 		prepared = agents.prepare_run(agent, run.conversation, run.prompt, ctx)
 		recorder.message("user", "Message", run.prompt)
 		frappe.db.commit()
-		result = run_loop(
-			prepared.request,
-			prepared.tools,
-			recorder,
-			prepared.settings,
-			should_cancel=cancel_checker(run.name),
-			cost_of=cost_function(agent.model),
-			lookup_result=recorded_tool_result,
-		)
+		result = loop(prepared, recorder, agent.model, cancel_of=run.name)
 		result.usage += prepared.summary_usage
 		result.cost += compute_cost(prepared.summary_model, prepared.summary_usage, None) if prepared.summary_model else 0.0
 	except Exception as error:  # noqa: BLE001 - Huf's own failure (configuration, database): a Failed run
@@ -285,6 +277,19 @@ def execute_run(run_name: str, beat: Beat) -> None:
 		fail_run(run, describe(error), "setup", started)
 		return
 	finish_run(run, result, started)
+
+
+def loop(prepared: agents.PreparedRun, recorder: Recorder, model: str, cancel_of: str) -> LoopResult:
+	"""The engine loop with Huf's ports: the recorder, the run's cancel flag, prices, recorded results."""
+	return run_loop(
+		prepared.request,
+		prepared.tools,
+		recorder,
+		prepared.settings,
+		should_cancel=cancel_checker(cancel_of),
+		cost_of=cost_function(model),
+		lookup_result=recorded_tool_result,
+	)
 
 
 def describe(error: Exception) -> str:
@@ -409,15 +414,7 @@ def run_subagent(agent_name: str, prompt: str, ctx: RunContext) -> str:
 	try:
 		prepared = agents.prepare_run(agent, ctx.conversation, prompt, child, with_history=False)
 		recorder = Recorder(run.name, ctx.conversation, agent.name, ctx.user, write_messages=False)
-		result = run_loop(
-			prepared.request,
-			prepared.tools,
-			recorder,
-			prepared.settings,
-			should_cancel=cancel_checker(ctx.run),
-			cost_of=cost_function(agent.model),
-			lookup_result=recorded_tool_result,
-		)
+		result = loop(prepared, recorder, agent.model, cancel_of=ctx.run)  # stopping the parent stops it
 	except Exception as error:  # noqa: BLE001 - the parent model reads why its sub-agent failed
 		message = describe(error)
 		fail_run(run, message, "setup", started)

@@ -11,7 +11,7 @@ import pytest
 from huf.ai.agent.integration import get_agent_run_status, run_agent_sync
 from huf.ai.runs import sweep_stale_runs
 from tests.site import fixtures
-from tests.site.conftest import as_user, make_user, wait_for
+from tests.site.conftest import wait_for
 from tests.support.scripted_llm import empty, error, hang, text, tool_calls
 
 
@@ -192,3 +192,59 @@ def test_custom_prices_are_used_and_refreshed_when_the_model_is_saved(site, llm)
 	fixtures.model("Scripted", input_cost_per_1m_tokens=4.0)
 	second = frappe.get_doc("Agent Run", run_agent_sync(agent, "b", now=True)["run"])
 	assert second.total_cost == pytest.approx(4.0 + 0.001)
+
+
+def test_a_queued_run_can_be_cancelled_and_is_then_never_run(site, llm, workers):
+	from huf.ai.agent.integration import cancel_agent_run
+
+	agent = fixtures.agent(llm, name="Cancel Agent")
+	llm.script(text("first"))
+	keep = run_agent_sync(agent, "keep me")
+	drop = run_agent_sync(agent, "drop me", conversation_id=keep["conversation"])
+	assert cancel_agent_run(drop["run"])["status"] == "Cancelled"
+	frappe.db.commit()
+	workers.start(1)
+	wait_for(lambda: frappe.db.get_value("Agent Run", keep["run"], "status") == "Success", 60, message="first run")
+	wait_for(lambda: not frappe.db.exists("Agent Run", {"conversation": keep["conversation"], "status": "Queued"}), 30)
+	assert frappe.db.get_value("Agent Run", drop["run"], "status") == "Cancelled"
+	assert len(llm.requests) == 1
+
+
+def test_get_me_tells_the_app_what_the_user_may_do(site):
+	from huf.permissions import get_me
+	from tests.site.conftest import as_user, make_user
+
+	assert get_me()["capabilities"]["agent.manage"] is True
+	with as_user(make_user("plain@huf.test", ["Huf User"])):
+		me = get_me()
+	assert me["user"] == "plain@huf.test" and me["capabilities"] == {
+		"agent.run": True,
+		"agent.manage": False,
+		"provider.manage": False,
+		"run.view_all": False,
+	}
+
+
+def test_run_status_events_go_to_the_conversations_owner_only(site, llm):
+	"""Listens on the Redis channel Frappe's socket.io server relays from."""
+	from frappe.utils.background_jobs import get_redis_connection_without_auth
+
+	from tests.site.conftest import as_user, make_user
+
+	owner = make_user("owner@huf.test", ["Huf User"])
+	agent = fixtures.agent(llm, name="Realtime Agent")
+	llm.script(text("hi"))
+	pubsub = get_redis_connection_without_auth().pubsub()
+	pubsub.subscribe("events")
+	with as_user(owner):
+		result = run_agent_sync(agent, "hello", now=True)
+		frappe.db.commit()
+	seen = []
+	while message := pubsub.get_message(timeout=1.0):
+		if message["type"] == "message":
+			event = json.loads(message["data"])
+			if event["event"] == "agent_run_status" and event["message"]["run"] == result["run"]:
+				seen.append((event["room"], event["message"]["status"]))
+	pubsub.close()
+	assert [status for _, status in seen] == ["Queued", "Started", "Success"]
+	assert {room for room, _ in seen} == {f"user:{owner}"}
