@@ -29,25 +29,35 @@ class PreparedRun:
 
 def load_agent(agent_name: str):
 	"""The Agent, or a clear error when it is missing or disabled."""
-	if not agent_name or not frappe.db.exists("Agent", agent_name):
+	try:
+		agent = frappe.get_cached_doc("Agent", agent_name or "")
+	except frappe.DoesNotExistError:
+		frappe.clear_last_message()
 		frappe.throw(_("There is no agent named {0}.").format(frappe.bold(agent_name or "")), frappe.DoesNotExistError)
-	agent = frappe.get_cached_doc("Agent", agent_name)
 	if agent.disabled:
 		frappe.throw(_("The agent {0} is disabled. Enable it on its form to run it.").format(frappe.bold(agent_name)))
 	return agent
 
 
-def model_spec(model_name: str) -> llm.ModelSpec:
-	"""The AI Model with its provider's key and base URL, checked so a missing key is caught before a run."""
-	model = frappe.get_cached_doc("AI Model", model_name)
-	provider = frappe.get_cached_doc("AI Provider", model.provider)
-	api_key = provider.get_password("api_key", raise_exception=False) or None
-	if not api_key and not provider.api_base:
+def check_provider(model_name: str):
+	"""The model's provider, when it can be called: it has a key, or a base URL of a local server.
+
+	Reads the masked value of the Password field, so no decryption (and no query) on the web path."""
+	provider = frappe.get_cached_doc("AI Provider", frappe.get_cached_doc("AI Model", model_name).provider)
+	if not provider.api_key and not provider.api_base:
 		frappe.throw(
 			_("The AI Provider {0} has no API key. Open it and enter the key from the provider's dashboard.").format(
 				frappe.bold(provider.name)
 			)
 		)
+	return provider
+
+
+def model_spec(model_name: str) -> llm.ModelSpec:
+	"""The AI Model with its provider's key (decrypted for this call only) and base URL."""
+	provider = check_provider(model_name)
+	api_key = provider.get_password("api_key", raise_exception=False) if provider.api_key else None
+	model = frappe.get_cached_doc("AI Model", model_name)
 	return llm.ModelSpec(model=model.model_name, provider=provider.provider_name, api_key=api_key, api_base=provider.api_base or None)
 
 

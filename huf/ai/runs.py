@@ -71,7 +71,7 @@ def queue_run(
 	agent = agents.load_agent(agent_name)
 	if not can_run_agent(agent, user):
 		frappe.throw(_("You are not allowed to run the agent {0}.").format(frappe.bold(agent.name)), frappe.PermissionError)
-	agents.model_spec(agent.model)  # a provider without a key fails here, before any row is written
+	agents.check_provider(agent.model)  # a provider without a key fails here, before any row is written
 	conversation = resolve_conversation(
 		agent.name, user, conversation_id, channel_id, external_id, bool(agent.persist_conversation)
 	)
