@@ -54,3 +54,6 @@ has_permission = {
 # huf_tools = ["my_app.tools.TOOLS"]  (a dotted path to a tool declaration or a list of them)
 
 huf_tools = ["huf.ai.tools.builtin.BUILTIN_TOOLS"]
+
+# Server-sent event streams of agent runs: /huf/stream/<agent> (POST) and /huf/stream/run/<run> (GET).
+page_renderer = ["huf.ai.stream.StreamRenderer"]

@@ -17,7 +17,7 @@ import frappe
 from frappe import _
 from frappe.utils import add_to_date, now_datetime, time_diff_in_seconds
 
-from huf.ai import agents
+from huf.ai import agents, event_log
 from huf.ai.conversations import resolve_conversation
 from huf.ai.cost import cost_function
 from huf.ai.engine.cost import compute_cost
@@ -146,11 +146,11 @@ def run_status(run: str) -> dict:
 
 
 def publish_status(run: str, status: str, user: str, conversation: str, **extra) -> None:
-	"""Tell the conversation's owner (only) that a run changed state."""
-	if user == "Guest":
-		return
+	"""Record a run's new state in its event log, and tell the conversation's owner (only) live."""
 	message = {"run": run, "conversation": conversation, "status": status, **extra}
-	frappe.publish_realtime("agent_run_status", message, user=user, after_commit=True)
+	event_log.append(run, "status", dict(message, type="status"))
+	if user != "Guest":
+		frappe.publish_realtime("agent_run_status", message, user=user, after_commit=True)
 
 
 # --- draining ----------------------------------------------------------------------------------
@@ -254,7 +254,7 @@ def execute_run(run_name: str, beat: Beat) -> None:
 	beat.start_run(run.name)
 	publish_status(run.name, "Started", run.user, run.conversation)
 	frappe.db.commit()
-	recorder = Recorder(run.name, run.conversation, run.agent, run.user)
+	recorder = Recorder(run.name, run.conversation, run.agent, run.user, relays=[event_log.relay(run.name, run.conversation)])
 	try:
 		agent = agents.load_agent(run.agent)
 		ctx = RunContext(

@@ -1,0 +1,92 @@
+"""``/huf/stream/<agent>`` (POST: queue a run and stream its events) and ``/huf/stream/run/<run>``
+(GET, EventSource-compatible: attach to a run, honouring Last-Event-ID). Server-sent events with
+names (delta, tool_call, tool_result, status, complete, error), ids from the run's event log, and a
+keepalive comment every 15 s. The run itself always executes in a worker; these only relay."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import frappe
+from frappe import _
+from frappe.website.page_renderers.base_renderer import BaseRenderer
+from werkzeug.wrappers import Response
+
+from huf.ai import event_log, runs
+from huf.permissions import check_run_access
+
+KEEPALIVE_MS = 15_000
+MAX_STREAM_SECONDS = 3600
+STATUS_OF = {
+	frappe.PermissionError: 403,
+	frappe.DoesNotExistError: 404,
+	frappe.CSRFTokenError: 400,
+	frappe.ValidationError: 417,
+}
+
+
+class StreamRenderer(BaseRenderer):
+	def can_render(self) -> bool:
+		return self.path.startswith("huf/stream/")
+
+	def render(self) -> Response:
+		parts = self.path.split("/")[2:]
+		request = frappe.local.request
+		try:
+			if len(parts) == 2 and parts[0] == "run":
+				check_run_access(parts[1])
+				return sse(parts[1], request.headers.get("Last-Event-ID") or frappe.form_dict.get("last_event_id") or "0-0")
+			if len(parts) != 1 or not parts[0]:
+				raise frappe.DoesNotExistError(_("Unknown stream address."))
+			if request.method != "POST":
+				return error_response(405, "method_not_allowed", _("Send a POST with a prompt to start a run."))
+			form = frappe.form_dict
+			queued = runs.queue_run(
+				parts[0],
+				form.get("prompt"),
+				conversation_id=form.get("conversation_id"),
+				channel_id=form.get("channel_id"),
+				external_id=form.get("external_id"),
+			)
+			frappe.db.commit()  # the worker and this stream both need the run committed now
+			return sse(queued["run"], "0-0")
+		except Exception as error:  # noqa: BLE001 - every refusal is one SSE error event with its status
+			frappe.db.rollback()
+			frappe.clear_last_message()
+			status = next((code for kind, code in STATUS_OF.items() if isinstance(error, kind)), 500)
+			if status == 500:
+				frappe.log_error(title="Huf stream failed")
+			return error_response(status, "refused", frappe.utils.strip_html(str(error)) or _("The request was refused."))
+
+
+def sse(run: str, after: str) -> Response:
+	key = event_log.log_key(run)
+
+	def events():
+		cursor, started = after, time.monotonic()
+		yield b"retry: 3000\n\n"
+		while time.monotonic() - started < MAX_STREAM_SECONDS:
+			batch = event_log.read(key, cursor, KEEPALIVE_MS)
+			if not batch:
+				yield b": keepalive\n\n"
+				continue
+			for entry_id, name, data in batch:
+				cursor = entry_id
+				yield f"id: {entry_id}\nevent: {name}\ndata: {json.dumps(data, default=str)}\n\n".encode()
+				if name == "status" and data.get("status") in event_log.FINAL_STATUSES:
+					return
+
+	return Response(events(), status=200, headers=SSE_HEADERS, direct_passthrough=True)
+
+
+SSE_HEADERS = {
+	"Content-Type": "text/event-stream; charset=utf-8",
+	"Cache-Control": "no-cache, no-transform",
+	"X-Accel-Buffering": "no",
+}
+
+
+def error_response(status: int, kind: str, message: str) -> Response:
+	body = f"event: error\ndata: {json.dumps({'type': 'error', 'kind': kind, 'message': message})}\n\n"
+	return Response(body, status=status, headers=SSE_HEADERS)
