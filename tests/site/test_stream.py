@@ -14,25 +14,27 @@ from tests.site.conftest import make_user
 from tests.support.scripted_llm import text, tool_calls
 
 
-def read_events(response, stop_at_final: bool = True) -> list[dict]:
-	"""Parse an SSE response into events, each stamped with the time it arrived."""
-	events, current = [], {}
+def iter_events(response):
+	"""Parse an SSE response into events as they arrive, each stamped with its arrival time."""
+	current = {}
 	for raw in response.iter_lines(decode_unicode=True):
-		if raw is None:
-			continue
 		if raw == "":
 			if "event" in current:
-				current["at"] = time.monotonic()
-				current["data"] = json.loads(current["data"])
-				events.append(current)
-				if stop_at_final and current["event"] == "status" and current["data"]["status"] in ("Success", "Failed", "Cancelled"):
-					break
+				current.update(at=time.monotonic(), data=json.loads(current["data"]))
+				yield current
 			current = {}
-		elif raw.startswith(":"):
-			continue
-		else:
+		elif raw and not raw.startswith(":"):
 			field, _, value = raw.partition(":")
 			current[field] = value.lstrip(" ")
+
+
+def read_events(response) -> list[dict]:
+	"""Every event up to the run's final status."""
+	events = []
+	for event in iter_events(response):
+		events.append(event)
+		if event["event"] == "status" and event["data"]["status"] in ("Success", "Failed", "Cancelled"):
+			break
 	return events
 
 
@@ -73,7 +75,7 @@ def test_a_reconnect_with_last_event_id_gets_exactly_the_missing_events(site, ll
 	headers = web.token_headers("Administrator")
 	with requests.post(f"{web.base}/huf/stream/{agent}", json={"prompt": "go"}, headers=headers, stream=True, timeout=60) as response:
 		first = []
-		for event in _iter(response):
+		for event in iter_events(response):
 			first.append(event)
 			if event["event"] == "delta":
 				break  # the tab closes mid-answer
@@ -87,19 +89,6 @@ def test_a_reconnect_with_last_event_id_gets_exactly_the_missing_events(site, ll
 	assert [e["id"] for e in first + rest] == [e["id"] for e in everything]
 	text_seen = "".join(e["data"]["content"] for e in first + rest if e["event"] == "delta")
 	assert text_seen == "alpha beta gamma delta" == frappe.db.get_value("Agent Run", run, "response")
-
-
-def _iter(response):
-	current = {}
-	for raw in response.iter_lines(decode_unicode=True):
-		if raw == "":
-			if "event" in current:
-				current["data"] = json.loads(current["data"])
-				yield current
-			current = {}
-		elif raw and not raw.startswith(":"):
-			field, _, value = raw.partition(":")
-			current[field] = value.lstrip(" ")
 
 
 def test_refusals_are_error_events_with_the_right_status_and_create_nothing(site, llm, web):
