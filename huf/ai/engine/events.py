@@ -6,7 +6,7 @@ Every event is a small frozen dataclass with a ``type`` string that is also its 
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any, Callable, Union
 
 
@@ -120,14 +120,6 @@ class ErrorEvent:
 
 Event = Union[DeltaEvent, AssistantEvent, ToolCallEvent, ToolResultEvent, UsageEvent, CompleteEvent, ErrorEvent]
 EventSink = Callable[[Event], None]
-
-
-def event_to_dict(event: Event) -> dict[str, Any]:
-	"""JSON-ready payload of an event (dataclasses flattened, usage with its total)."""
-	data = asdict(event)
-	if isinstance(getattr(event, "usage", None), Usage):
-		data["usage"] = event.usage.to_dict()  # type: ignore[union-attr]
-	return data
 
 
 def no_listener(_event: Event) -> None:

@@ -103,13 +103,13 @@ def run_loop(
 			state.record_usage(cancelled.partial.usage, cancelled.partial.model, state.turns)
 		return state.finish("cancelled", "".join(state.text), started)
 	except llm.LLMError as error:
-		return state.fail(ErrorEvent(kind=error.kind, message=error.message, cause=error.cause), started)
+		return state.fail(ErrorEvent(kind=error.kind, message=error.message, cause=error.cause))
 	except MaxTurnsExceeded:
 		message = (
 			f"The agent used all {settings.max_turns} of its turns without giving an answer. "
 			"Raise Max Turns on the agent, or ask for something that needs fewer steps."
 		)
-		return state.fail(ErrorEvent(kind="max_turns", message=message), started)
+		return state.fail(ErrorEvent(kind="max_turns", message=message))
 
 
 @dataclass
@@ -161,7 +161,7 @@ class _State:
 			)
 		return self._result(status, response)
 
-	def fail(self, error: ErrorEvent, started: float) -> LoopResult:
+	def fail(self, error: ErrorEvent) -> LoopResult:
 		self.on_event(error)
 		result = self._result("failed", "".join(self.text))
 		result.error = error
