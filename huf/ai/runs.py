@@ -14,10 +14,11 @@ import time
 from contextlib import contextmanager
 
 import frappe
+import redis
 from frappe import _
 from frappe.utils import add_to_date, now_datetime, time_diff_in_seconds
 
-from huf.ai import agents, event_log
+from huf.ai import agents, event_log, titles
 from huf.ai.conversations import resolve_conversation
 from huf.ai.cost import cost_function
 from huf.ai.engine.cost import compute_cost
@@ -40,6 +41,11 @@ def lock_ttl() -> int:
 
 def _key(name: str) -> str:
 	return frappe.cache.make_key(name)
+
+
+def key_exists(key: str) -> bool:
+	"""EXISTS on an already prefixed key (``frappe.cache.exists`` would prefix it a second time)."""
+	return bool(redis.Redis.exists(frappe.cache, key))
 
 
 def lock_key(conversation: str) -> str:
@@ -277,6 +283,9 @@ def execute_run(run_name: str, beat: Beat) -> None:
 		fail_run(run, describe(error), "setup", started)
 		return
 	finish_run(run, result, started)
+	if result.status == "success":
+		titles.after_run(run)
+		frappe.db.commit()
 
 
 def loop(prepared: agents.PreparedRun, recorder: Recorder, model: str, cancel_of: str) -> LoopResult:
@@ -312,7 +321,7 @@ def cancel_checker(run: str):
 		now = time.monotonic()
 		if not state["cancelled"] and now - state["at"] >= CANCEL_CHECK_EVERY:
 			state["at"] = now
-			state["cancelled"] = bool(frappe.cache.exists(key))
+			state["cancelled"] = key_exists(key)
 		return state["cancelled"]
 
 	return should_cancel
@@ -448,7 +457,7 @@ def sweep_stale_runs() -> None:
 		filters={"status": "Started", "started_at": ["<", cutoff], "parent_run": ["is", "not set"]},
 		fields=["name", "agent", "user", "conversation"],
 	):
-		if frappe.cache.exists(heartbeat_key(run.name)):
+		if key_exists(heartbeat_key(run.name)):
 			continue
 		message = _(
 			"The background worker running this stopped before it finished (it was restarted or killed). "
@@ -463,6 +472,6 @@ def sweep_stale_runs() -> None:
 		distinct=True,
 	)
 	for conversation in set(queued):
-		if not frappe.cache.exists(lock_key(conversation)):
+		if not key_exists(lock_key(conversation)):
 			wake(conversation)
 	frappe.db.commit()

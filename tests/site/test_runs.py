@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 
 import frappe
 import pytest
@@ -115,6 +116,19 @@ def test_ten_concurrent_posts_run_in_posting_order_with_two_workers(site, llm, w
 	assert [r.started_at for r in runs] == sorted(r.started_at for r in runs)
 	users = [m.content for m in messages_of(conversation) if m.role == "user"]
 	assert users == [r.prompt for r in runs]  # each run went in after the ones before it
+
+
+def test_the_sweep_leaves_a_long_run_alone_while_its_worker_beats(site, llm, workers):
+	agent = fixtures.agent(llm, name="Long Agent")
+	llm.script(text("slow but alive", chunks=4, delay=2.5))  # ~10 s: over three lock lifetimes (3 s here)
+	result = run_agent_sync(agent, "take your time")
+	frappe.db.commit()
+	workers.start(1)
+	wait_for(lambda: frappe.db.get_value("Agent Run", result["run"], "status") == "Started", 60, message="run to start")
+	time.sleep(4)  # started more than a lock lifetime ago: only its heartbeat protects it now
+	sweep_stale_runs()
+	assert frappe.db.get_value("Agent Run", result["run"], "status") == "Started"
+	wait_for(lambda: frappe.db.get_value("Agent Run", result["run"], "status") == "Success", 60, message="the run to finish")
 
 
 def test_a_worker_killed_mid_run_leaves_a_failed_run_with_its_reason(site, llm, workers):
