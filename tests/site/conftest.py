@@ -27,10 +27,6 @@ import frappe  # noqa: E402
 from tests.support.scripted_llm import ScriptedLLM  # noqa: E402
 
 
-def pytest_addoption(parser):
-	parser.addoption("--site", action="store", default=os.environ.get("HUF_TEST_SITE"), help="site to test on")
-
-
 @pytest.fixture(scope="session")
 def site(request):
 	name = request.config.getoption("--site")
@@ -50,7 +46,12 @@ def site(request):
 
 @pytest.fixture(autouse=True)
 def _fresh_transaction(site):
-	"""Each test starts like a new request: Administrator, a fresh transaction, no messages."""
+	"""Each test starts like a new request: Administrator, a fresh transaction, no messages, and no
+	background jobs left over from earlier tests in the queues."""
+	from frappe.utils.background_jobs import get_queue
+
+	for queue in ("long", "default", "short"):
+		get_queue(queue).empty()
 	frappe.set_user("Administrator")
 	frappe.local.message_log = []
 	frappe.db.commit()
@@ -84,12 +85,14 @@ class Workers:
 		self.site = site
 		self.procs: list[subprocess.Popen] = []
 
-	def start(self, count: int = 1) -> None:
+	def start(self, count: int = 1, pool: bool = False) -> None:
+		"""``pool``: one ``frappe worker-pool`` of ``count`` workers that run jobs without forking."""
 		env = dict(os.environ, LITELLM_LOCAL_MODEL_COST_MAP="True")
-		for _ in range(count):
+		command = ["worker-pool", "--num-workers", str(count)] if pool else ["worker"]
+		for _ in range(1 if pool else count):
 			self.procs.append(
 				subprocess.Popen(
-					[sys.executable, "-m", "frappe.utils.bench_helper", "frappe", "worker", "--queue", "long,default,short"],
+					[sys.executable, "-m", "frappe.utils.bench_helper", "frappe", *command, "--queue", "long,default,short"],
 					cwd=os.getcwd(),
 					env=env,
 					stdout=subprocess.DEVNULL,
@@ -99,19 +102,44 @@ class Workers:
 			)
 
 	def kill(self, index: int = 0) -> None:
-		"""SIGKILL a worker and everything it forked (the work horse running a job included)."""
+		"""SIGKILL a worker and everything it forked, the work horse running a job included."""
 		proc = self.procs.pop(index)
-		os.killpg(proc.pid, signal.SIGKILL)
+		for process in _tree(proc.pid):
+			_signal(process, signal.SIGKILL)
 		proc.wait()
 
 	def stop(self) -> None:
+		"""SIGTERM, then SIGKILL whatever is left: no work horse outlives its test."""
 		while self.procs:
 			proc = self.procs.pop()
-			os.killpg(proc.pid, signal.SIGTERM)
+			tree = _tree(proc.pid)
+			for process in tree:
+				_signal(process, signal.SIGTERM)
 			try:
 				proc.wait(timeout=10)
 			except subprocess.TimeoutExpired:
-				os.killpg(proc.pid, signal.SIGKILL)
+				pass
+			for process in tree:
+				_signal(process, signal.SIGKILL)
+			proc.wait()
+
+
+def _tree(pid: int) -> list:
+	"""A process and all its descendants. RQ puts each work horse in a session of its own, so a
+	signal to the worker's process group would miss it."""
+	import psutil
+
+	root = psutil.Process(pid)
+	return [root, *root.children(recursive=True)]
+
+
+def _signal(process, sig) -> None:
+	import psutil
+
+	try:
+		process.send_signal(sig)
+	except psutil.NoSuchProcess:
+		pass
 
 
 @pytest.fixture
@@ -156,7 +184,7 @@ def wait_for(predicate, timeout: float = 30.0, interval: float = 0.1, message: s
 class Web:
 	"""Frappe's WSGI app under gunicorn, the way production serves it."""
 
-	def __init__(self, site: str):
+	def __init__(self, site: str, workers: int = 2, threads: int = 4):
 		import socket
 
 		with socket.socket() as s:
@@ -166,7 +194,7 @@ class Web:
 		self.base = f"http://127.0.0.1:{self.port}"
 		env = dict(os.environ, LITELLM_LOCAL_MODEL_COST_MAP="True")
 		self.proc = subprocess.Popen(
-			[sys.executable, "-m", "gunicorn", "-b", f"127.0.0.1:{self.port}", "-w", "2", "--threads", "4", "-t", "120", "frappe.app:application"],
+			[sys.executable, "-m", "gunicorn", "-b", f"127.0.0.1:{self.port}", "-w", str(workers), "--threads", str(threads), "-t", "120", "frappe.app:application"],
 			cwd=os.getcwd(),
 			env=env,
 			stdout=subprocess.DEVNULL,
@@ -194,6 +222,21 @@ class Web:
 		doc.save(ignore_permissions=True)
 		frappe.db.commit()
 		return {**self.site_header(), "Authorization": f"token {doc.api_key}:{secret}"}
+
+	def login(self, user: str, password: str = "huf-Test-pw-1"):
+		"""A browser-like session (cookies) for ``user``; returns (session, CSRF token of the session)."""
+		import re
+
+		import requests
+		from frappe.utils.password import update_password
+
+		update_password(user, password)
+		frappe.db.commit()
+		session = requests.Session()
+		session.headers.update(self.site_header())
+		session.post(self.base + "/api/method/login", json={"usr": user, "pwd": password}, timeout=30).raise_for_status()
+		page = session.get(self.base + "/huf/stream", timeout=30).text
+		return session, re.search(r"HUF_CSRF_TOKEN = \"([^\"]+)\"", page).group(1)
 
 	def post(self, path: str, data: dict, headers: dict):
 		import requests
