@@ -33,6 +33,19 @@ def can_run_agent(agent, user: str | None = None) -> bool:
 	return user in users or bool(roles.intersection(frappe.get_roles(user)))
 
 
+def runnable_agents(user: str | None = None, chat_only: bool = False) -> list[dict]:
+	"""The enabled agents ``user`` may run (only those open for chat when ``chat_only``), by name."""
+	user = user or frappe.session.user
+	filters = {"disabled": 0, **({"allow_chat": 1} if chat_only else {}), **({"allow_guest": 1} if user == "Guest" else {})}
+	names = frappe.get_all("Agent", filters=filters, pluck="name", order_by="name asc", ignore_permissions=True)
+	agents = [frappe.get_cached_doc("Agent", name) for name in names]
+	return [
+		{"name": agent.name, "description": agent.get("description") or "", "allow_chat": agent.allow_chat}
+		for agent in agents
+		if can_run_agent(agent, user)
+	]
+
+
 def owns_conversation(conversation: str, user: str | None = None) -> bool:
 	user = user or frappe.session.user
 	return is_manager(user) or frappe.db.get_value("Agent Conversation", conversation, "user") == user

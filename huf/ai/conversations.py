@@ -37,7 +37,7 @@ def resolve_conversation(
 		return conversation_id
 	channel = channel_id or "api"
 	if user == "Guest" or not persist:
-		return _create(agent, user, channel, external_id, session=None)
+		return new_conversation_for(agent, user, channel, external_id)
 	session = session_id(agent, channel, external_id or user)
 	existing = frappe.db.get_value("Agent Conversation", {"session_id": session, "is_active": 1}, "name")
 	if existing:
@@ -46,6 +46,11 @@ def resolve_conversation(
 		return _create(agent, user, channel, external_id, session)
 	except frappe.DuplicateEntryError:
 		return frappe.db.get_value("Agent Conversation", {"session_id": session}, "name")
+
+
+def new_conversation_for(agent: str, user: str, channel: str, external_id: str | None = None) -> str:
+	"""A fresh conversation, never reused by session (its session id is random)."""
+	return _create(agent, user, channel, external_id, session=None)
 
 
 def _create(agent: str, user: str, channel: str, external_id: str | None, session: str | None) -> str:

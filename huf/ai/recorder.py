@@ -96,6 +96,8 @@ class Recorder:
 			record_kind="tool_result",
 			tool_call=row,
 			tool_call_id=event.call.id,
+			tool_name=event.call.name,
+			tool_status="Success" if event.ok else "Failed",
 			context_policy="include_reference" if event.truncated else "include_full",
 		)
 		frappe.db.commit()

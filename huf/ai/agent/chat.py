@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import frappe
 from frappe import _
-from frappe.utils import cint
+from frappe.utils import cint, sbool
 
 from huf.ai import agents, runs
-from huf.permissions import is_manager
+from huf.ai.agent.feedback import ratings_of
+from huf.ai.conversations import new_conversation_for
+from huf.permissions import is_manager, runnable_agents
 
 PAGE_MAX = 200
 
@@ -21,10 +23,37 @@ def _chat_agent(agent_name: str):
 
 
 @frappe.whitelist(methods=["POST"])
-def send_agent_chat_message(agent_name: str, message: str, conversation_id: str | None = None) -> dict:
-	"""Queue the user's message as a run; the answer streams on /huf/stream/run/<run>."""
-	_chat_agent(agent_name)
+def send_agent_chat_message(
+	agent_name: str, message: str, conversation_id: str | None = None, new_conversation: bool | int | str = False
+) -> dict:
+	"""Queue the user's message as a run; the answer streams on /huf/stream/run/<run>.
+
+	Without ``conversation_id`` it goes to the user's current chat with the agent, or to a new one
+	when ``new_conversation`` is set (a refusal rolls the request back, the new conversation with it)."""
+	agent = _chat_agent(agent_name)
+	if not conversation_id and sbool(new_conversation) and frappe.session.user != "Guest":
+		conversation_id = new_conversation_for(agent.name, frappe.session.user, "chat")
 	return runs.queue_run(agent_name, message, conversation_id=conversation_id, channel_id="chat")
+
+
+@frappe.whitelist()
+def get_chat_agents() -> list[dict]:
+	"""The agents open for chat that the caller may use."""
+	return runnable_agents(chat_only=True)
+
+
+@frappe.whitelist()
+def get_chat_conversations(agent_name: str, limit: int = 50) -> list[dict]:
+	"""The caller's own chats with one agent, newest first."""
+	_chat_agent(agent_name)
+	return frappe.get_all(
+		"Agent Conversation",
+		filters={"agent": agent_name, "user": frappe.session.user, "channel": "chat"},
+		fields=["name", "title", "creation", "total_messages"],
+		order_by="creation desc",
+		limit=max(1, min(cint(limit) or 50, PAGE_MAX)),
+		ignore_permissions=True,  # filtered to the caller's own rows
+	)
 
 
 @frappe.whitelist()
@@ -43,15 +72,25 @@ def get_agent_chat_messages(conversation_id: str, before_sequence: int | None = 
 	messages = frappe.get_all(
 		"Agent Message",
 		filters=filters,
-		fields=["name", "sequence", "role", "kind", "content", "tool_name", "tool_call_id", "agent_run", "creation"],
+		fields=[
+			"name", "sequence", "role", "kind", "content", "tool_name", "tool_call_id", "tool_calls", "tool_status", "agent_run", "creation"
+		],
 		order_by="sequence desc",
 		limit=limit + 1,
 		ignore_permissions=True,  # ownership was checked above, on the conversation
 	)
+	has_more = len(messages) > limit
+	messages = list(reversed(messages[:limit]))
+	ratings = ratings_of(frappe.session.user, [m.name for m in messages if m.role == "agent"])
+	for message in messages:
+		message["feedback"] = ratings.get(message.name)
 	return {
 		"conversation": conversation_id,
 		"agent": row.agent,
 		"title": row.title,
-		"messages": list(reversed(messages[:limit])),
-		"has_more": len(messages) > limit,
+		"messages": messages,
+		"has_more": has_more,
+		"active_run": frappe.db.get_value(
+			"Agent Run", {"conversation": conversation_id, "status": ["in", ["Queued", "Started"]], "parent_run": ["is", "not set"]}, "name"
+		),
 	}
