@@ -1,5 +1,6 @@
-"""``/huf/stream/<agent>`` (POST: queue a run and stream its events) and ``/huf/stream/run/<run>``
-(GET, EventSource-compatible: attach to a run, honouring Last-Event-ID). Server-sent events with
+"""``/huf/stream/<agent>`` (POST: queue a run and stream its events), ``/huf/stream/run/<run>``
+(GET, EventSource-compatible: attach to a run, honouring Last-Event-ID) and ``/huf/stream`` (GET: a
+page for trying an agent from a browser). Server-sent events with
 names (delta, tool_call, tool_result, status, complete, error), ids from the run's event log, and a
 keepalive comment every 15 s. The run itself always executes in a worker; these only relay."""
 
@@ -14,7 +15,7 @@ from frappe.website.page_renderers.base_renderer import BaseRenderer
 from werkzeug.wrappers import Response
 
 from huf.ai import event_log, runs
-from huf.permissions import check_run_access
+from huf.permissions import check_run_access, runnable_agents
 
 KEEPALIVE_MS = 15_000
 MAX_STREAM_SECONDS = 3600
@@ -28,11 +29,13 @@ STATUS_OF = {
 
 class StreamRenderer(BaseRenderer):
 	def can_render(self) -> bool:
-		return self.path.startswith("huf/stream/")
+		return self.path == "huf/stream" or self.path.startswith("huf/stream/")
 
 	def render(self) -> Response:
 		parts = self.path.split("/")[2:]
 		request = frappe.local.request
+		if not parts:
+			return try_out_page()
 		try:
 			if len(parts) == 2 and parts[0] == "run":
 				check_run_access(parts[1])
@@ -58,6 +61,21 @@ class StreamRenderer(BaseRenderer):
 			if status == 500:
 				frappe.log_error(title="Huf stream failed")
 			return error_response(status, "refused", frappe.utils.strip_html(str(error)) or _("The request was refused."))
+
+
+def try_out_page() -> Response:
+	"""The page for trying an agent: pick one, type, watch the answer arrive."""
+	user = frappe.session.user
+	html = frappe.render_template(
+		"templates/huf_stream.html",
+		{
+			"agents": runnable_agents(user),
+			"signed_in": user != "Guest",
+			"full_name": frappe.utils.get_fullname(user),
+			"csrf_token": frappe.sessions.get_csrf_token() if user != "Guest" else "",
+		},
+	)
+	return Response(html, status=200, headers={"Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store"})
 
 
 def sse(run: str, after: str) -> Response:

@@ -95,14 +95,24 @@ def test_refusals_are_error_events_with_the_right_status_and_create_nothing(site
 	agent = fixtures.agent(llm, name="Refusing Agent")
 	headers = web.token_headers("Administrator")
 	before = frappe.db.count("Agent Run")
+	disabled = fixtures.agent(llm, name="Sleeping Agent", disabled=1)
+	frappe.db.set_single_value("Agent Settings", "max_prompt_chars", 50)
+	frappe.db.commit()
 	cases = [
-		("/huf/stream/No Such Agent", {"prompt": "hi"}, 404),
-		(f"/huf/stream/{agent}", {"prompt": "  "}, 417),
+		("/huf/stream/No Such Agent", {"prompt": "hi"}, 404, "There is no agent named"),
+		(f"/huf/stream/{agent}", {"prompt": "  "}, 417, "The message is empty"),
+		(f"/huf/stream/{disabled}", {"prompt": "hi"}, 417, "is disabled"),
+		(f"/huf/stream/{agent}", {"prompt": "x" * 51}, 417, "the limit is 50"),
 	]
-	for path, body, status in cases:
-		response = requests.post(web.base + path, json=body, headers=headers, timeout=30)
-		assert response.status_code == status, (path, response.text)
-		assert response.text.startswith("event: error") and json.loads(response.text.split("data: ", 1)[1])["message"]
+	try:
+		for path, body, status, says in cases:
+			response = requests.post(web.base + path, json=body, headers=headers, timeout=30)
+			assert response.status_code == status, (path, response.text)
+			assert response.text.startswith("event: error")
+			assert says in json.loads(response.text.split("data: ", 1)[1])["message"]
+	finally:
+		frappe.db.set_single_value("Agent Settings", "max_prompt_chars", 0)
+		frappe.db.commit()
 	response = requests.get(f"{web.base}/huf/stream/{agent}", params={"prompt": "hi"}, headers=headers, timeout=30)
 	assert response.status_code == 405  # no GET starts a run
 	frappe.db.commit()
@@ -119,3 +129,56 @@ def test_another_user_gets_403_on_a_stream_that_is_not_theirs(site, llm, web):
 	other = make_user("stranger@huf.test", ["Huf User"])
 	response = requests.get(f"{web.base}/huf/stream/run/{run}", headers=web.token_headers(other), timeout=30)
 	assert response.status_code == 403 and "someone else" in response.text
+
+
+def test_a_session_post_needs_its_csrf_token(site, llm, workers, web):
+	agent = fixtures.agent(llm, name="Session Agent")
+	user = make_user("browser@huf.test", ["Huf User"])
+	session, token = web.login(user)
+	before = frappe.db.count("Agent Run")
+	for bad in ({}, {"X-Frappe-CSRF-Token": "not-the-token"}):
+		response = session.post(f"{web.base}/huf/stream/{agent}", json={"prompt": "hi"}, headers=bad, timeout=30)
+		assert response.status_code == 400, response.text
+	frappe.db.commit()
+	assert frappe.db.count("Agent Run") == before
+	llm.script(text("hello browser"))
+	workers.start(1)
+	with session.post(
+		f"{web.base}/huf/stream/{agent}", json={"prompt": "hi"}, headers={"X-Frappe-CSRF-Token": token}, stream=True, timeout=60
+	) as response:
+		assert response.status_code == 200
+		events = read_events(response)
+	assert events[-1]["data"]["status"] == "Success" and events[-2]["data"]["response"] == "hello browser"
+
+
+def test_stop_mid_stream_records_cancelled_with_the_text_so_far(site, llm, workers, web):
+	agent = fixtures.agent(llm, name="Stoppable Agent")
+	llm.script(text("one two three four five six seven eight", chunks=8, delay=0.4))
+	workers.start(1)
+	headers = web.token_headers("Administrator")
+	with requests.post(f"{web.base}/huf/stream/{agent}", json={"prompt": "count"}, headers=headers, stream=True, timeout=60) as response:
+		events = []
+		for event in iter_events(response):
+			events.append(event)
+			if event["event"] == "delta" and len([e for e in events if e["event"] == "delta"]) == 2:
+				run = events[0]["data"]["run"]
+				stopped = web.post("/api/method/huf.ai.agent.integration.cancel_agent_run", {"run": run}, headers)
+				assert stopped.status_code == 200, stopped.text
+			if event["event"] == "status" and event["data"]["status"] in ("Success", "Failed", "Cancelled"):
+				break
+	assert events[-1]["data"]["status"] == "Cancelled"
+	shown = "".join(e["data"]["content"] for e in events if e["event"] == "delta")
+	row = frappe.db.get_value("Agent Run", run, ["status", "response"], as_dict=True)
+	assert row.status == "Cancelled" and row.response == shown
+	assert shown.startswith("one two ") and not shown.endswith("eight")
+
+
+def test_the_try_out_page_lists_the_agents_a_person_may_use(site, llm, web):
+	mine = fixtures.agent(llm, name="Page Agent")
+	guest_agent = fixtures.agent(llm, name="Public Page Agent", allow_guest=1)
+	session, _token = web.login(make_user("visitor@huf.test", ["Huf User"]))
+	page = session.get(f"{web.base}/huf/stream", timeout=30)
+	assert page.status_code == 200 and page.headers["Content-Type"].startswith("text/html")
+	assert "Try an agent" in page.text and f'value="{mine}"' in page.text and f'value="{guest_agent}"' in page.text
+	anonymous = requests.get(f"{web.base}/huf/stream", headers=web.site_header(), timeout=30).text
+	assert f'value="{guest_agent}"' in anonymous and f'value="{mine}"' not in anonymous and "Sign in" in anonymous
