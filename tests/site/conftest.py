@@ -194,7 +194,7 @@ class Web:
 		self.base = f"http://127.0.0.1:{self.port}"
 		env = dict(os.environ, LITELLM_LOCAL_MODEL_COST_MAP="True")
 		self.proc = subprocess.Popen(
-			[sys.executable, "-m", "gunicorn", "-b", f"127.0.0.1:{self.port}", "-w", str(workers), "--threads", str(threads), "-t", "120", "frappe.app:application"],
+			[sys.executable, "-m", "gunicorn", "-b", f"127.0.0.1:{self.port}", "-w", str(workers), "--threads", str(threads), "-t", "120", "--pythonpath", str(ROOT), "tests.support.wsgi:application"],
 			cwd=os.getcwd(),
 			env=env,
 			stdout=subprocess.DEVNULL,
@@ -249,8 +249,13 @@ class Web:
 		return requests.get(self.base + path, params=params, headers=headers, timeout=60)
 
 	def stop(self) -> None:
-		os.killpg(self.proc.pid, signal.SIGTERM)
-		self.proc.wait(timeout=20)
+		"""Quick shutdown (SIGINT): open streams would hold a graceful one for its whole timeout."""
+		os.killpg(self.proc.pid, signal.SIGINT)
+		try:
+			self.proc.wait(timeout=10)
+		except subprocess.TimeoutExpired:
+			os.killpg(self.proc.pid, signal.SIGKILL)
+			self.proc.wait()
 
 
 @pytest.fixture(scope="session")

@@ -1,0 +1,71 @@
+"""Browser tier: Debian's Chromium, driven by Playwright, against the real web server and workers.
+
+Run from the bench's ``sites`` folder like tests/site:
+    ../env/bin/python -m pytest /path/to/huf/tests/e2e --site <site>
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from tests.site.conftest import _fresh_transaction, llm, llm_server, site, web, workers  # noqa: F401 - shared fixtures
+
+CHROMIUM = os.environ.get("HUF_CHROMIUM", "/usr/bin/chromium")
+# As root in a sandbox, with no network beyond this machine: no sandbox, GPU or background calls home.
+FLAGS = [
+	"--no-sandbox",
+	"--disable-gpu",
+	"--disable-quic",
+	"--no-first-run",
+	"--disable-background-networking",
+	"--disable-component-update",
+	"--disable-sync",
+	"--disable-dev-shm-usage",
+]
+
+
+@pytest.fixture(scope="session")
+def browser(site):
+	from playwright.sync_api import sync_playwright
+
+	import frappe
+
+	# A fresh site sends everyone to the setup wizard first; these tests start where a set-up site is.
+	frappe.db.set_value("Installed Application", {"has_setup_wizard": 1}, "is_setup_complete", 1)
+	frappe.db.set_single_value("System Settings", "setup_complete", 1)
+	frappe.db.commit()
+	frappe.clear_cache()
+
+	if not os.path.exists(CHROMIUM):
+		pytest.fail(f"Chromium is not at {CHROMIUM}: install Debian's chromium package or set HUF_CHROMIUM.")
+	with sync_playwright() as playwright:
+		instance = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
+		yield instance
+		instance.close()
+
+
+@pytest.fixture
+def signed_in(browser, web):
+	"""A function that opens a browser tab signed in as the given user."""
+	contexts = []
+
+	def open_page(user: str):
+		from frappe.utils.password import update_password
+
+		import frappe
+
+		update_password(user, "huf-Test-pw-1")
+		frappe.db.commit()
+		context = browser.new_context(base_url=web.base, extra_http_headers={"X-Frappe-Site-Name": web.site})
+		contexts.append(context)
+		page = context.new_page()
+		page.set_default_timeout(30_000)
+		response = page.request.post("/api/method/login", data={"usr": user, "pwd": "huf-Test-pw-1"})
+		assert response.ok, response.text()
+		return page
+
+	yield open_page
+	for context in contexts:
+		context.close()
