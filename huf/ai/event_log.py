@@ -2,8 +2,8 @@
 replay and follow with increasing ids (SSE ``id:``), so a closed tab never stops a run and a
 reconnect with Last-Event-ID gets exactly what it missed.
 
-Readers use the Redis client directly, never the database: an SSE response is streamed after
-Frappe has closed the request's database connection.
+Readers use the Redis client directly, never the database: an SSE response gives the request's
+database connection back before it starts streaming (huf/ai/stream.py).
 """
 
 from __future__ import annotations

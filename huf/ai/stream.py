@@ -82,6 +82,10 @@ def sse(run: str, after: str) -> Response:
 	key = event_log.log_key(run)
 
 	def events():
+		# Runs after Frappe answered the request, but Frappe only releases the database connection
+		# when the body ends: give it back now, or every open stream holds one for its whole life.
+		if frappe.db:
+			frappe.db.close()
 		cursor, started = after, time.monotonic()
 		yield b"retry: 3000\n\n"
 		while time.monotonic() - started < MAX_STREAM_SECONDS:

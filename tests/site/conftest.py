@@ -85,14 +85,13 @@ class Workers:
 		self.site = site
 		self.procs: list[subprocess.Popen] = []
 
-	def start(self, count: int = 1, pool: bool = False) -> None:
-		"""``pool``: one ``frappe worker-pool`` of ``count`` workers that run jobs without forking."""
+	def start(self, count: int = 1, command: str = "worker") -> None:
+		"""``command``: ``worker`` (Frappe's, a fork per job) or ``huf-worker`` (Huf's, no fork)."""
 		env = dict(os.environ, LITELLM_LOCAL_MODEL_COST_MAP="True")
-		command = ["worker-pool", "--num-workers", str(count)] if pool else ["worker"]
-		for _ in range(1 if pool else count):
+		for _ in range(count):
 			self.procs.append(
 				subprocess.Popen(
-					[sys.executable, "-m", "frappe.utils.bench_helper", "frappe", *command, "--queue", "long,default,short"],
+					[sys.executable, "-m", "frappe.utils.bench_helper", "frappe", command, "--queue", "long,default,short"],
 					cwd=os.getcwd(),
 					env=env,
 					stdout=subprocess.DEVNULL,

@@ -12,7 +12,7 @@ import pytest
 from huf.ai.agent.integration import get_agent_run_status, run_agent_sync
 from huf.ai.runs import sweep_stale_runs
 from tests.site import fixtures
-from tests.site.conftest import wait_for
+from tests.site.conftest import as_user, make_user, wait_for
 from tests.support.scripted_llm import empty, error, hang, text, tool_calls
 
 
@@ -67,17 +67,25 @@ def test_history_is_sent_back_as_valid_tool_call_pairs(site, llm):
 	assert sent[2]["tool_calls"][0]["id"] == sent[3]["tool_call_id"] == "call_a"
 
 
-def test_queued_run_returns_at_once_and_a_worker_runs_it(site, llm, workers):
+@pytest.mark.parametrize("command", ["worker", "huf-worker"])
+def test_queued_run_returns_at_once_and_a_worker_runs_it(site, llm, workers, command):
 	agent = fixtures.agent(llm, name="Queue Agent")
-	llm.script(text("from the worker"))
-	result = run_agent_sync(agent, "hello")
+	llm.respond_with(lambda body: text("from the worker " + body["messages"][-1]["content"]))
+	user = make_user("queue@huf.test", ["Huf User"])
+	with as_user(user):
+		result = run_agent_sync(agent, "hello")
 	assert result["status"] == "Queued" and set(result) == {"run", "conversation", "status"}
 	frappe.db.commit()
-	workers.start(1)
-	status = wait_for(lambda: get_agent_run_status(result["run"])["status"] in ("Success", "Failed"), 60, message="run to end")
-	assert status
+	workers.start(1, command=command)
+	wait_for(lambda: get_agent_run_status(result["run"])["status"] in ("Success", "Failed"), 60, message="run to end")
 	final = get_agent_run_status(result["run"])
-	assert final["status"] == "Success" and final["response"] == "from the worker"
+	assert final["status"] == "Success" and final["response"] == "from the worker hello"
+	# the same process takes the next job too (huf-worker does not fork): it still runs as its user
+	with as_user(user):
+		second = run_agent_sync(agent, "again", conversation_id=result["conversation"])
+	frappe.db.commit()
+	wait_for(lambda: get_agent_run_status(second["run"])["status"] == "Success", 60, message="second run")
+	assert frappe.db.get_value("Agent Message", {"agent_run": second["run"], "role": "agent"}, "owner") == user
 
 
 def test_ten_concurrent_posts_run_in_posting_order_with_two_workers(site, llm, workers, web):

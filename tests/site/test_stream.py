@@ -182,3 +182,42 @@ def test_the_try_out_page_lists_the_agents_a_person_may_use(site, llm, web):
 	assert "Try an agent" in page.text and f'value="{mine}"' in page.text and f'value="{guest_agent}"' in page.text
 	anonymous = requests.get(f"{web.base}/huf/stream", headers=web.site_header(), timeout=30).text
 	assert f'value="{guest_agent}"' in anonymous and f'value="{mine}"' not in anonymous and "Sign in" in anonymous
+
+
+def test_open_streams_hold_no_database_connection(site, llm, web):
+	"""A stream can last as long as a run: it must not keep one of the database's connections."""
+	import threading
+
+	from huf.ai import event_log
+	from huf.ai.rows import insert_row
+
+	agent = fixtures.agent(llm, name="Idle Stream Agent")
+	runs = [insert_row("Agent Run", {"agent": agent, "user": "Administrator", "status": "Started", "prompt": "x"}) for _ in range(5)]
+	frappe.db.commit()
+	headers = web.token_headers("Administrator")
+
+	def connections() -> int:
+		return int(frappe.db.sql("show status like 'Threads_connected'")[0][1])
+
+	before = connections()
+	attached = threading.Barrier(len(runs) + 1)
+
+	def follow(run):
+		with requests.get(f"{web.base}/huf/stream/run/{run}", headers=headers, stream=True, timeout=60) as response:
+			events = iter_events(response)
+			next(events)  # the first delta: the stream is attached
+			attached.wait()
+			read_events(response)
+
+	threads = [threading.Thread(target=follow, args=(run,)) for run in runs]
+	for thread in threads:
+		thread.start()
+	for run in runs:
+		event_log.append(run, "delta", {"type": "delta", "content": "x", "full_response": "x"})
+	attached.wait(timeout=30)
+	during = connections()
+	for run in runs:
+		event_log.append(run, "status", {"type": "status", "run": run, "status": "Success"})
+	for thread in threads:
+		thread.join(timeout=30)
+	assert during - before < len(runs), (before, during)
