@@ -6,6 +6,7 @@ import json
 import time
 
 import frappe
+from playwright.sync_api import expect
 
 from tests.site import fixtures
 from tests.site.conftest import make_user, wait_for
@@ -50,8 +51,10 @@ def test_desk_chat_streams_shows_tools_survives_a_closed_tab_and_takes_a_rating(
 	assert again.locator(".huf-chip", has_text="huf_e2e_list: done").count() == 1
 
 	final.get_by_role("button", name="Good answer").click()
-	wait_for(lambda: frappe.db.exists("Agent Run Feedback", {"owner": user, "feedback": "Thumbs Up"}), message="the rating")
-	assert final.get_by_role("button", name="Good answer").get_attribute("aria-pressed") == "true"
+	expect(final.get_by_role("button", name="Good answer")).to_have_attribute("aria-pressed", "true")
+	reply = frappe.db.get_value("Agent Message", {"conversation": conversation, "role": "agent", "kind": "Message"}, "name")
+	rated = wait_for(lambda: frappe.db.get_value("Agent Run Feedback", {"owner": user, "agent_message": reply}, "feedback"), 10)
+	assert rated == "Thumbs Up"
 
 
 def test_model_text_is_shown_never_run(site, llm, workers, web, signed_in):

@@ -136,9 +136,11 @@ class HufChat {
 	}
 
 	async choose_agent(agent) {
+		const view = (this.view = (this.view || 0) + 1);
 		this.agent = agent;
 		localStorage.setItem("huf_chat_agent", agent);
 		const conversations = await this.load_conversations();
+		if (view !== this.view) return;
 		this.open(conversations.length ? conversations[0].name : null);
 	}
 
@@ -163,6 +165,7 @@ class HufChat {
 	}
 
 	async open(conversation) {
+		const view = (this.view = (this.view || 0) + 1);  // a later open() wins over one still loading
 		this.follower && this.follower.close();
 		this.follower = null;
 		this.conversation = conversation;
@@ -173,14 +176,16 @@ class HufChat {
 		this.set_busy(false);
 		if (!conversation) return;
 		const page = await frappe.xcall(HUF_CHAT_API + "get_agent_chat_messages", { conversation_id: conversation });
+		if (view !== this.view) return;
 		this.el("title").textContent = page.title || __("New conversation");
 		this.render_page(page, false);
 		if (page.active_run) this.follow(page.active_run);
 	}
 
 	async load_older() {
+		const view = this.view;
 		const page = await frappe.xcall(HUF_CHAT_API + "get_agent_chat_messages", { conversation_id: this.conversation, before_sequence: this.oldest });
-		this.render_page(page, true);
+		if (view === this.view) this.render_page(page, true);
 	}
 
 	render_page(page, older) {
