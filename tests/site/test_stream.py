@@ -119,7 +119,7 @@ def test_refusals_are_error_events_with_the_right_status_and_create_nothing(site
 	assert frappe.db.count("Agent Run") == before
 
 
-def test_another_user_gets_403_on_a_stream_that_is_not_theirs(site, llm, web):
+def test_another_user_gets_403_on_a_stream_and_a_conversation_that_are_not_theirs(site, llm, web):
 	agent = fixtures.agent(llm, name="Private Stream Agent")
 	llm.script(text("mine"))
 	from huf.ai.agent.integration import run_agent_sync
@@ -127,7 +127,11 @@ def test_another_user_gets_403_on_a_stream_that_is_not_theirs(site, llm, web):
 	run = run_agent_sync(agent, "private", now=True)["run"]
 	frappe.db.commit()
 	other = make_user("stranger@huf.test", ["Huf User"])
-	response = requests.get(f"{web.base}/huf/stream/run/{run}", headers=web.token_headers(other), timeout=30)
+	other_headers = web.token_headers(other)
+	response = requests.get(f"{web.base}/huf/stream/run/{run}", headers=other_headers, timeout=30)
+	assert response.status_code == 403 and "someone else" in response.text
+	conversation = frappe.db.get_value("Agent Run", run, "conversation")
+	response = web.get("/api/method/huf.ai.agent.chat.get_agent_chat_messages", other_headers, conversation_id=conversation)
 	assert response.status_code == 403 and "someone else" in response.text
 
 
