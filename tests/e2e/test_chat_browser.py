@@ -98,3 +98,22 @@ def test_try_out_page_streams_an_answer_and_can_stop_it(site, llm, workers, web,
 	page.get_by_role("button", name="Stop").click()
 	page.get_by_role("status").filter(has_text="Stopped.").wait_for()
 	assert "ten" not in page.locator("#answer").inner_text()
+
+
+def test_a_visitor_who_is_not_signed_in_can_try_an_agent_open_to_guests(site, llm, workers, web, browser):
+	agent = fixtures.agent(llm, name="Guest Try Agent", allow_guest=1)
+	llm.script(text("hello visitor", chunks=2, delay=0.2))
+	workers.start(1)
+	context = browser.new_context(base_url=web.base, extra_http_headers={"X-Frappe-Site-Name": web.site})
+	try:
+		page = context.new_page()
+		page.goto("/huf/stream")
+		assert page.get_by_role("link", name="Sign in").count() == 1
+		assert page.get_by_role("button", name="Stop").count() == 0  # a visitor cannot stop runs
+		page.get_by_label("Agent", exact=True).select_option(agent)
+		page.get_by_label("Message").fill("hi")
+		page.get_by_role("button", name="Send").click()
+		page.get_by_role("status").filter(has_text="Done.").wait_for(timeout=30_000)
+		assert page.locator("#answer").inner_text() == "hello visitor"
+	finally:
+		context.close()

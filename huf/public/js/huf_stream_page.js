@@ -54,7 +54,7 @@
 		},
 		onEnd() {
 			send.disabled = false;
-			stop.disabled = true;
+			if (stop) stop.disabled = true;
 			follower = null;
 		},
 	};
@@ -71,11 +71,11 @@
 		usage.textContent = "";
 		status.textContent = "Sending…";
 		send.disabled = true;
-		stop.disabled = false;
+		if (stop) stop.disabled = false;
 		follower = window.HufStream.start(el("agent").value, { prompt }, handlers);
 	});
 
-	stop.addEventListener("click", async () => {
+	stop?.addEventListener("click", async () => {
 		if (!follower || !follower.run) return;
 		stop.disabled = true;
 		status.textContent = "Stopping…";
