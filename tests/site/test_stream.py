@@ -52,6 +52,9 @@ def test_deltas_arrive_while_the_run_is_still_going_and_tool_events_are_in_order
 		assert response.status_code == 200
 		assert response.headers["Content-Type"].startswith("text/event-stream")
 		assert response.headers.get("X-Accel-Buffering") == "no"
+		# nothing that would make a server or proxy hold the body back (the client asked for gzip)
+		assert "ETag" not in response.headers and "Content-Encoding" not in response.headers
+		assert "no-transform" in response.headers["Cache-Control"]
 		events = read_events(response)
 	names = [e["event"] for e in events]
 	assert names[:2] == ["status", "status"] and [e["data"]["status"] for e in events[:2]] == ["Queued", "Started"]
