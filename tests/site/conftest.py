@@ -46,12 +46,15 @@ def site(request):
 
 @pytest.fixture(autouse=True)
 def _fresh_transaction(site):
-	"""Each test starts like a new request: Administrator, a fresh transaction, no messages, and no
-	background jobs left over from earlier tests in the queues."""
+	"""Each test starts like a new request: Administrator, a fresh transaction, no messages, and
+	nothing left over from earlier tests: no jobs in the queues, no run still Queued or Started (a
+	sweep would otherwise wake their conversations and the next test's worker would run them first)."""
 	from frappe.utils.background_jobs import get_queue
 
 	for queue in ("long", "default", "short"):
 		get_queue(queue).empty()
+	frappe.db.sql("update `tabAgent Run` set status = 'Cancelled' where status in ('Queued', 'Started')")
+	frappe.db.commit()
 	frappe.set_user("Administrator")
 	frappe.local.message_log = []
 	frappe.db.commit()
@@ -84,6 +87,8 @@ class Workers:
 	def __init__(self, site: str):
 		self.site = site
 		self.procs: list[subprocess.Popen] = []
+		# what the workers print (job failures included) goes to the bench's logs folder
+		self.log = open(os.path.join(os.getcwd(), "..", "logs", "huf-test-workers.log"), "ab")  # noqa: SIM115
 
 	def start(self, count: int = 1, command: str = "worker") -> None:
 		"""``command``: ``worker`` (Frappe's, a fork per job) or ``huf-worker`` (Huf's, no fork)."""
@@ -94,8 +99,8 @@ class Workers:
 					[sys.executable, "-m", "frappe.utils.bench_helper", "frappe", command, "--queue", "long,default,short"],
 					cwd=os.getcwd(),
 					env=env,
-					stdout=subprocess.DEVNULL,
-					stderr=subprocess.DEVNULL,
+					stdout=self.log,
+					stderr=subprocess.STDOUT,
 					start_new_session=True,
 				)
 			)
@@ -121,6 +126,7 @@ class Workers:
 			for process in tree:
 				_signal(process, signal.SIGKILL)
 			proc.wait()
+		self.log.flush()
 
 
 def _tree(pid: int) -> list:
