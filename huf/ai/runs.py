@@ -465,6 +465,12 @@ def sweep_stale_runs() -> None:
 		)
 		fail_run(run, message, "worker_lost")
 		fail_children(run.name, message)
+	# title runs (huf.ai.titles) have no heartbeat: one still going after ten minutes lost its worker
+	frappe.db.sql(
+		"""update `tabAgent Run` set status = 'Failed', error_kind = 'worker_lost', error_message = %s, ended_at = %s
+		where status = 'Started' and channel = 'title' and started_at < %s""",
+		(_("The background worker naming this conversation stopped before it finished."), now_datetime(), add_to_date(now_datetime(), minutes=-10)),
+	)
 	queued = frappe.get_all(
 		"Agent Run",
 		filters={"status": "Queued", "creation": ["<", cutoff]},

@@ -127,3 +127,19 @@ def test_titles_are_cleaned_of_labels_quotes_and_trailing_stops():
 	assert clean_title("  **Weekly plan**  ") == "Weekly plan"
 	assert clean_title("") == ""
 	assert len(clean_title("word " * 40)) <= 80
+
+
+def test_a_title_run_whose_worker_died_is_failed_by_the_sweep(site, llm):
+	from frappe.utils import add_to_date, now_datetime
+
+	from huf.ai.rows import insert_row
+	from huf.ai.runs import sweep_stale_runs
+
+	agent = fixtures.agent(llm, name="Orphan Title Agent", autonaming_of_conversation_title=1)
+	started = {"agent": agent, "user": "Administrator", "channel": "title", "status": "Started", "prompt": "x"}
+	stale = insert_row("Agent Run", {**started, "started_at": add_to_date(now_datetime(), minutes=-11)})
+	fresh = insert_row("Agent Run", {**started, "started_at": now_datetime()})
+	frappe.db.commit()
+	sweep_stale_runs()
+	assert frappe.db.get_value("Agent Run", stale, ["status", "error_kind"]) == ("Failed", "worker_lost")
+	assert frappe.db.get_value("Agent Run", fresh, "status") == "Started"
