@@ -51,8 +51,17 @@ def _fresh_transaction(site):
 	sweep would otherwise wake their conversations and the next test's worker would run them first)."""
 	from frappe.utils.background_jobs import get_queue
 
-	for queue in ("long", "default", "short"):
-		get_queue(queue).empty()
+	from rq.registry import StartedJobRegistry
+
+	for name in ("long", "default", "short"):
+		queue = get_queue(name)
+		queue.empty()
+		# Jobs whose work horse a test killed stay "started". A worker that starts later fails them,
+		# and Frappe's failure callback raises (and stops that worker) when their site was dropped
+		# since, as a previous test run's site is.
+		registry = StartedJobRegistry(queue=queue)
+		for job_id in registry.get_job_ids():
+			registry.remove(job_id, delete_job=True)
 	frappe.db.sql("update `tabAgent Run` set status = 'Cancelled' where status in ('Queued', 'Started')")
 	frappe.db.commit()
 	frappe.set_user("Administrator")
