@@ -20,6 +20,18 @@ def run_status(conversation: str) -> str | None:
 	return frappe.db.get_value("Agent Run", {"conversation": conversation, "parent_run": ["is", "not set"]}, "status")
 
 
+def open_chat(page, agent: str):
+	page.goto("/app/agent-chat")
+	page.locator('[data-huf="agent"]').select_option(agent)
+
+
+def send_in_chat(page, agent: str, message: str) -> None:
+	"""In Agent Chat: pick the agent, write the message, press Send."""
+	open_chat(page, agent)
+	page.get_by_label("Message").fill(message)
+	page.get_by_role("button", name="Send").click()
+
+
 def test_desk_chat_streams_shows_tools_survives_a_closed_tab_and_takes_a_rating(site, llm, workers, web, signed_in):
 	fixtures.tool("huf_e2e_list", "Get List", "ToDo")
 	agent = fixtures.agent(llm, name="Browser Chat Agent", allow_chat=1, tools=("huf_e2e_list",))
@@ -30,10 +42,7 @@ def test_desk_chat_streams_shows_tools_survives_a_closed_tab_and_takes_a_rating(
 	)
 	workers.start(1)
 	page = signed_in(user)
-	page.goto("/app/agent-chat")
-	page.locator('[data-huf="agent"]').select_option(agent)
-	page.get_by_label("Message").fill("Count to six")
-	page.get_by_role("button", name="Send").click()
+	send_in_chat(page, agent, "Count to six")
 
 	page.locator(".huf-chip", has_text="huf_e2e_list").wait_for()
 	page.locator(".huf-msg.agent", has_text="Here is").wait_for()
@@ -42,8 +51,7 @@ def test_desk_chat_streams_shows_tools_survives_a_closed_tab_and_takes_a_rating(
 
 	page.close()  # the tab closes mid-answer; the run goes on
 	again = signed_in(user)
-	again.goto("/app/agent-chat")
-	again.locator('[data-huf="agent"]').select_option(agent)
+	open_chat(again, agent)
 	wait_for(lambda: run_status(conversation) == "Success", message="the run to finish")
 	final = again.locator(".huf-msg.agent", has_text="one two three four five six")
 	final.get_by_role("button", name="Good answer").wait_for()  # the finished answer, from the history
@@ -63,10 +71,7 @@ def test_model_text_is_shown_never_run(site, llm, workers, web, signed_in):
 	llm.script(text('Look: <img src="x" onerror="window.hufPwned=1"><script>window.hufPwned=2</script> [link](javascript:window.hufPwned=3)'))
 	workers.start(1)
 	page = signed_in(user)
-	page.goto("/app/agent-chat")
-	page.locator('[data-huf="agent"]').select_option(agent)
-	page.get_by_label("Message").fill("show me")
-	page.get_by_role("button", name="Send").click()
+	send_in_chat(page, agent, "show me")
 	wait_for(lambda: run_status(frappe.db.get_value("Agent Conversation", {"agent": agent, "user": user}, "name")) == "Success")
 	bubble = page.locator(".huf-msg.agent", has_text="Look:")
 	bubble.wait_for()  # the reloaded history, after the live one
