@@ -55,5 +55,8 @@ has_permission = {
 
 huf_tools = ["huf.ai.tools.builtin.BUILTIN_TOOLS"]
 
+# The web app: /huf and every address under it load huf/www/huf.html (the app routes in the browser).
+website_route_rules = [{"from_route": "/huf/<path:app_path>", "to_route": "huf"}]
+
 # Server-sent event streams of agent runs: /huf/stream/<agent> (POST) and /huf/stream/run/<run> (GET).
 page_renderer = ["huf.ai.stream.StreamRenderer"]

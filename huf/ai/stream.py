@@ -28,6 +28,11 @@ STATUS_OF = {
 
 
 class StreamRenderer(BaseRenderer):
+	def __init__(self, path: str, http_status_code: int | None = None):
+		# The web app's route rule (/huf/<path> -> huf) rewrites the path before renderers see it;
+		# streams are matched on the address as requested.
+		super().__init__(getattr(frappe.local, "path", None) or path, http_status_code)
+
 	def can_render(self) -> bool:
 		return self.path == "huf/stream" or self.path.startswith("huf/stream/")
 

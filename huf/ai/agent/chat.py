@@ -84,12 +84,20 @@ def get_agent_chat_messages(conversation_id: str, before_sequence: int | None = 
 	ratings = ratings_of(frappe.session.user, [m.name for m in messages if m.role == "agent"])
 	for message in messages:
 		message["feedback"] = ratings.get(message.name)
+	run_names = list({m.agent_run for m in messages if m.agent_run})
+	usage = frappe.get_all(
+		"Agent Run",
+		filters={"name": ["in", run_names]},
+		fields=["name", "status", "input_tokens", "output_tokens", "total_tokens", "total_cost", "duration_seconds"],
+		ignore_permissions=True,  # the conversation's runs; ownership was checked above
+	) if run_names else []
 	return {
 		"conversation": conversation_id,
 		"agent": row.agent,
 		"title": row.title,
 		"messages": messages,
 		"has_more": has_more,
+		"runs": {row.name: row for row in usage},
 		"active_run": frappe.db.get_value(
 			"Agent Run", {"conversation": conversation_id, "status": ["in", ["Queued", "Started"]], "parent_run": ["is", "not set"]}, "name"
 		),

@@ -1,0 +1,39 @@
+import { lazy, Suspense, type ReactNode } from "react";
+import { Navigate, Route, Routes } from "react-router";
+import { Layout } from "./components/Layout";
+import { ErrorNote, Loading } from "./components/ui/status";
+import { ChatPage } from "./features/chat/ChatPage";
+import { useMe } from "./lib/me";
+
+// Chat is the first screen most people see, so it ships with the first load; the rest load on demand.
+const AgentsPage = lazy(() => import("./features/agents/AgentsPage"));
+const AgentEditor = lazy(() => import("./features/agents/AgentEditor"));
+const ProvidersPage = lazy(() => import("./features/providers/ProvidersPage"));
+const RunsPage = lazy(() => import("./features/runs/RunsPage"));
+const RunPage = lazy(() => import("./features/runs/RunPage"));
+
+function Allowed({ when, children }: { when: boolean; children: ReactNode }) {
+	if (!when) return <ErrorNote error="You don't have access to this part of Huf. Ask an administrator if you need it." />;
+	return <Suspense fallback={<Loading />}>{children}</Suspense>;
+}
+
+export function App() {
+	const me = useMe();
+	if (me.isPending) return <Loading label="Starting Huf…" />;
+	if (me.isError) return <ErrorNote error={me.error} />;
+	const can = me.data.capabilities;
+	return (
+		<Routes>
+			<Route element={<Layout me={me.data} />}>
+				<Route index element={<Navigate to="/chat" replace />} />
+				<Route path="chat/:agent?/:conversation?" element={<ChatPage />} />
+				<Route path="agents" element={<Allowed when={can["agent.manage"]}><AgentsPage /></Allowed>} />
+				<Route path="agents/:name" element={<Allowed when={can["agent.manage"]}><AgentEditor /></Allowed>} />
+				<Route path="providers" element={<Allowed when={can["provider.manage"]}><ProvidersPage /></Allowed>} />
+				<Route path="runs" element={<Allowed when={can["agent.run"]}><RunsPage /></Allowed>} />
+				<Route path="runs/:name" element={<Allowed when={can["agent.run"]}><RunPage /></Allowed>} />
+				<Route path="*" element={<ErrorNote error="There is no page at this address." />} />
+			</Route>
+		</Routes>
+	);
+}

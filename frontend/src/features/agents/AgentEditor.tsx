@@ -1,0 +1,241 @@
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useEffect, useMemo, useRef, useState, type ReactNode } from "react";
+import { useBlocker, useNavigate, useParams } from "react-router";
+import { Button } from "../../components/ui/button";
+import { Checkbox, Field, Input, Select, Textarea } from "../../components/ui/field";
+import { ErrorNote, Loading } from "../../components/ui/status";
+import { ApiError, getDoc, getList, saveDoc } from "../../lib/api";
+import { useProviders } from "../providers/api";
+import { SetupDialog } from "../providers/SetupDialog";
+import { ListEditor } from "./ListEditor";
+import { ToolPicker, type ToolRow } from "./ToolPicker";
+import { TryPanel } from "./TryPanel";
+import { emptyAgent, fieldOfServerError, validateAgent, type AgentDraft, type FieldErrors } from "./validation";
+
+const KEYS = Object.keys(emptyAgent()) as (keyof AgentDraft)[];
+
+function pick(doc: Record<string, unknown>): AgentDraft {
+	const draft = emptyAgent() as Record<string, unknown>;
+	for (const key of KEYS) if (doc[key] !== undefined && doc[key] !== null) draft[key] = doc[key];
+	draft.modified = doc.modified;
+	draft.agent_tool = ((doc.agent_tool as { tool: string }[]) ?? []).map(({ tool }) => ({ tool }));
+	draft.agent_users = ((doc.agent_users as { user: string }[]) ?? []).map(({ user }) => ({ user }));
+	draft.agent_roles = ((doc.agent_roles as { role: string }[]) ?? []).map(({ role }) => ({ role }));
+	return draft as AgentDraft;
+}
+
+function Section({ title, children }: { title: string; children: ReactNode }) {
+	return (
+		<section className="grid gap-4 rounded-lg border border-slate-200 bg-white p-4">
+			<h2 className="text-base font-semibold">{title}</h2>
+			{children}
+		</section>
+	);
+}
+
+export default function AgentEditor() {
+	const { name = "new" } = useParams();
+	const isNew = name === "new";
+	const loaded = useQuery({ queryKey: ["agent", name], queryFn: () => getDoc<Record<string, unknown>>("Agent", name), enabled: !isNew });
+	const providers = useProviders();
+	const tools = useQuery({ queryKey: ["tools"], queryFn: () => getList<ToolRow>("Agent Tool Function", { fields: ["name", "description", "types"], order_by: "name asc", limit: 1000 }) });
+	if ((!isNew && loaded.isPending) || providers.isPending || tools.isPending) return <Loading />;
+	const error = loaded.error ?? providers.error ?? tools.error;
+	if (error) return <div className="p-6"><ErrorNote error={error} /></div>;
+	const initial = isNew ? emptyAgent() : pick(loaded.data ?? {});
+	return <Editor key={`${name}:${initial.modified ?? ""}`} isNew={isNew} initial={initial} providers={providers.data ?? []} tools={tools.data ?? []} />;
+}
+
+type EditorProps = { isNew: boolean; initial: AgentDraft; providers: NonNullable<ReturnType<typeof useProviders>["data"]>; tools: ToolRow[] };
+
+function Editor({ isNew, initial, providers, tools }: EditorProps) {
+	const navigate = useNavigate();
+	const queryClient = useQueryClient();
+	const [draft, setDraft] = useState(initial);
+	const [errors, setErrors] = useState<FieldErrors>({});
+	const [formError, setFormError] = useState<string | null>(null);
+	const [setupOpen, setSetupOpen] = useState(false);
+	const set = <K extends keyof AgentDraft>(key: K, value: AgentDraft[K]) => {
+		setDraft((current) => ({ ...current, [key]: value }));
+		setErrors(({ [key]: _, ...rest }) => rest);
+	};
+
+	// Only models of providers that can be called are offered.
+	const models = useMemo(() => providers.filter((p) => p.ready).flatMap((p) => p.models.filter((m) => !m.disabled)), [providers]);
+	const providerOf = (model: string) => models.find((m) => m.name === model)?.provider;
+	const dirty = JSON.stringify(draft) !== JSON.stringify(initial);
+
+	const justSaved = useRef(false);
+	const blocker = useBlocker(({ currentLocation, nextLocation }) => dirty && !justSaved.current && currentLocation.pathname !== nextLocation.pathname);
+	useEffect(() => {
+		if (!dirty) return;
+		const warn = (event: BeforeUnloadEvent) => event.preventDefault();
+		window.addEventListener("beforeunload", warn);
+		return () => window.removeEventListener("beforeunload", warn);
+	}, [dirty]);
+
+	const save = useMutation({
+		mutationFn: () => {
+			const { modified, ...fields } = draft;
+			const doc = { ...fields, provider: providerOf(draft.model) ?? draft.provider, ...(isNew ? {} : { modified }) };
+			return saveDoc<Record<string, unknown>>("Agent", doc, isNew ? undefined : initial.agent_name);
+		},
+		onSuccess: async (doc) => {
+			await queryClient.invalidateQueries({ queryKey: ["agents"] });
+			queryClient.setQueryData(["agent", String(doc.name)], doc);
+			setFormError(null);
+			justSaved.current = true;
+			if (isNew) navigate(`/agents/${encodeURIComponent(String(doc.name))}`, { replace: true, flushSync: true });
+		},
+		onError: (error) => {
+			const field = error instanceof ApiError ? fieldOfServerError(error.title, error.kind) : null;
+			if (field) setErrors({ [field]: error.message });
+			else setFormError(error.message);
+		},
+	});
+
+	const submit = () => {
+		const found = validateAgent(draft, providerOf);
+		setErrors(found);
+		if (Object.keys(found).length) {
+			setFormError("Some fields need attention before the agent can be saved.");
+			return;
+		}
+		save.mutate();
+	};
+
+	const number = (key: keyof AgentDraft, label: string, hint?: string, step = "1") => (
+		<Field label={label} error={errors[key]} hint={hint}>
+			{(props) => <Input type="number" step={step} value={String(draft[key] ?? "")} onChange={(e) => set(key, (e.target.value === "" ? Number.NaN : Number(e.target.value)) as never)} {...props} />}
+		</Field>
+	);
+	const check = (key: keyof AgentDraft, label: string) => <Checkbox label={label} checked={Boolean(draft[key])} onChange={(e) => set(key, (e.target.checked ? 1 : 0) as never)} />;
+
+	return (
+		<div className="grid gap-4 p-4 md:p-6 xl:grid-cols-[minmax(0,1fr)_26rem]">
+			<form
+				noValidate
+				aria-label="Agent settings"
+				className="grid content-start gap-4"
+				onSubmit={(event) => {
+					event.preventDefault();
+					submit();
+				}}
+			>
+				<header className="flex flex-wrap items-center gap-3">
+					<h1 className="text-xl font-semibold">{isNew ? "New agent" : initial.agent_name}</h1>
+					{dirty ? <span className="text-xs text-amber-700">Unsaved changes</span> : null}
+					<Button type="submit" className="ml-auto" disabled={save.isPending}>
+						{save.isPending ? "Saving…" : "Save"}
+					</Button>
+				</header>
+				{formError ? <ErrorNote error={formError} /> : null}
+				{save.isSuccess && !dirty ? <p role="status" className="text-sm text-green-700">Saved.</p> : null}
+
+				<Section title="About">
+					<Field label="Name" error={errors.agent_name} hint={isNew ? undefined : "The name can't be changed after the agent is created."}>
+						{(props) => <Input value={draft.agent_name} disabled={!isNew} onChange={(e) => set("agent_name", e.target.value)} {...props} />}
+					</Field>
+					<Field label="Description" hint="Shown to people choosing an agent, and to other agents that may call this one.">
+						{(props) => <Textarea rows={2} value={draft.description} onChange={(e) => set("description", e.target.value)} {...props} />}
+					</Field>
+					{check("disabled", "Disabled (nobody can run it)")}
+				</Section>
+
+				<Section title="Model">
+					{models.length ? (
+						<Field label="Model" error={errors.model}>
+							{(props) => (
+								<Select value={draft.model} onChange={(e) => set("model", e.target.value)} {...props}>
+									<option value="">Choose a model…</option>
+									{providers.filter((p) => p.ready).map((p) => (
+										<optgroup key={p.name} label={p.name}>
+											{p.models.filter((m) => !m.disabled).map((m) => (
+												<option key={m.name} value={m.name}>{m.name}</option>
+											))}
+										</optgroup>
+									))}
+								</Select>
+							)}
+						</Field>
+					) : (
+						<ErrorNote
+							error="No model is ready yet. Set up a provider and add a model first."
+							action={
+								<Button variant="outline" size="sm" onClick={() => setSetupOpen(true)}>
+									Set up a provider
+								</Button>
+							}
+						/>
+					)}
+					<div className="grid gap-4 sm:grid-cols-2">
+						{number("temperature", "Temperature", "0 gives the most predictable answers, 2 the most varied.", "0.1")}
+						{number("top_p", "Top P", "Above 0 and at most 1. Leave at 1 unless you know you need it.", "0.05")}
+					</div>
+				</Section>
+
+				<Section title="Instructions">
+					<Field label="What the agent should do" hint="Written to the model before every conversation: its role, tone, rules and what to avoid.">
+						{(props) => <Textarea rows={14} className="font-mono" value={draft.instructions} onChange={(e) => set("instructions", e.target.value)} {...props} />}
+					</Field>
+				</Section>
+
+				<Section title="Tools">
+					<ToolPicker tools={tools} selected={draft.agent_tool.map((row) => row.tool)} error={errors.agent_tool} onChange={(names) => set("agent_tool", names.map((tool) => ({ tool })))} />
+				</Section>
+
+				<Section title="Who can use it">
+					{check("allow_chat", "Open for chat")}
+					{check("allow_guest", "Visitors who are not signed in may use it")}
+					<ListEditor label="People" hint="Leave both lists empty to let everyone with access to Huf use the agent." doctype="User" values={draft.agent_users.map((r) => r.user)} onChange={(values) => set("agent_users", values.map((user) => ({ user })))} />
+					<ListEditor label="Roles" doctype="Role" values={draft.agent_roles.map((r) => r.role)} onChange={(values) => set("agent_roles", values.map((role) => ({ role })))} />
+				</Section>
+
+				<Section title="Conversations">
+					{check("persist_conversation", "Remember conversations")}
+					{check("autonaming_of_conversation_title", "Name new conversations automatically")}
+					<Field label="What the model sees of earlier messages">
+						{(props) => (
+							<Select value={draft.context_strategy} onChange={(e) => set("context_strategy", e.target.value as AgentDraft["context_strategy"])} {...props}>
+								<option value="FIFO">The most recent messages</option>
+								<option value="Summarize">A summary of older messages, then the recent ones</option>
+								<option value="None">The whole conversation</option>
+							</Select>
+						)}
+					</Field>
+					<div className="grid gap-4 sm:grid-cols-2">
+						{draft.context_strategy !== "None" ? number("history_limit", "Messages to keep") : null}
+						{draft.context_strategy === "Summarize" ? number("summary_ratio", "Share of history to summarize", "0.7 folds the oldest 70% into a summary.", "0.05") : null}
+					</div>
+				</Section>
+
+				<Section title="Limits">
+					<div className="grid gap-4 sm:grid-cols-3">
+						{number("max_turns", "Rounds per answer", "How many times the agent may use tools before it must answer (1–50).")}
+						{number("max_context_chars", "Longest tool result (characters)", "0 means no limit.")}
+						{number("max_agent_depth", "How deep agents may call agents")}
+					</div>
+					{check("run_immediately", "Run inside the request instead of in the background")}
+				</Section>
+			</form>
+			<aside className="xl:sticky xl:top-4 xl:h-[calc(100vh-2rem)]">
+				<TryPanel agent={isNew ? null : initial.agent_name} dirty={dirty} />
+			</aside>
+			<SetupDialog
+				open={setupOpen}
+				onOpenChange={setSetupOpen}
+				onReady={(model) => {
+					setSetupOpen(false);
+					set("model", model);
+				}}
+			/>
+			{blocker.state === "blocked" ? (
+				<div role="alertdialog" aria-labelledby="leave-title" className="fixed inset-x-0 bottom-4 z-50 mx-auto flex max-w-md flex-wrap items-center gap-3 rounded-lg bg-slate-900 p-4 text-white shadow-xl">
+					<p id="leave-title" className="flex-1 text-sm">You have unsaved changes. Leave and lose them?</p>
+					<Button variant="outline" size="sm" onClick={() => blocker.reset()}>Stay</Button>
+					<Button variant="danger" size="sm" onClick={() => blocker.proceed()}>Leave</Button>
+				</div>
+			) : null}
+		</div>
+	);
+}

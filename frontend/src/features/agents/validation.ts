@@ -1,0 +1,82 @@
+// The agent form's rules, the same ones the server enforces (huf/huf/doctype/agent/agent.py), so a
+// mistake shows next to its field before saving; the server still checks everything.
+
+export type AgentDraft = {
+	agent_name: string;
+	description: string;
+	disabled: 0 | 1;
+	provider: string;
+	model: string;
+	instructions: string;
+	temperature: number;
+	top_p: number;
+	agent_tool: { tool: string }[];
+	allow_chat: 0 | 1;
+	allow_guest: 0 | 1;
+	run_immediately: 0 | 1;
+	agent_users: { user: string }[];
+	agent_roles: { role: string }[];
+	persist_conversation: 0 | 1;
+	autonaming_of_conversation_title: 0 | 1;
+	context_strategy: "None" | "FIFO" | "Summarize";
+	history_limit: number;
+	summary_ratio: number;
+	max_turns: number;
+	max_context_chars: number;
+	max_agent_depth: number;
+	modified?: string;
+};
+
+export type FieldErrors = Partial<Record<keyof AgentDraft, string>>;
+
+export const MAX_TURNS_LIMIT = 50;
+
+export function emptyAgent(): AgentDraft {
+	return {
+		agent_name: "", description: "", disabled: 0, provider: "", model: "", instructions: "", temperature: 1, top_p: 1,
+		agent_tool: [], allow_chat: 1, allow_guest: 0, run_immediately: 0, agent_users: [], agent_roles: [],
+		persist_conversation: 1, autonaming_of_conversation_title: 0, context_strategy: "FIFO", history_limit: 20,
+		summary_ratio: 0.7, max_turns: 10, max_context_chars: 20000, max_agent_depth: 2,
+	};
+}
+
+const NAME_PATTERN = /^[^<>%/\\#?]+$/;
+
+export function validateAgent(draft: AgentDraft, modelProvider: (model: string) => string | undefined): FieldErrors {
+	const errors: FieldErrors = {};
+	const name = draft.agent_name.trim();
+	if (!name) errors.agent_name = "Give the agent a name.";
+	else if (!NAME_PATTERN.test(name)) errors.agent_name = "A name can't contain < > % / \\ # or ?.";
+	else if (name.length > 140) errors.agent_name = "Keep the name under 140 characters.";
+	if (!draft.model) errors.model = "Pick the model this agent uses.";
+	else if (!modelProvider(draft.model)) errors.model = "This model isn't available. Pick one of a provider that is set up.";
+	if (!(draft.temperature >= 0 && draft.temperature <= 2)) errors.temperature = "Use a number from 0 to 2.";
+	if (!(draft.top_p > 0 && draft.top_p <= 1)) errors.top_p = "Use a number above 0 and at most 1.";
+	if (!(Number.isInteger(draft.max_turns) && draft.max_turns >= 1 && draft.max_turns <= MAX_TURNS_LIMIT)) errors.max_turns = `Use a whole number from 1 to ${MAX_TURNS_LIMIT}.`;
+	if (draft.context_strategy !== "None" && !(Number.isInteger(draft.history_limit) && draft.history_limit >= 1)) errors.history_limit = "Keep at least 1 message, or choose to send the whole history.";
+	if (draft.context_strategy === "Summarize" && !(draft.summary_ratio > 0 && draft.summary_ratio < 1)) errors.summary_ratio = "Use a number above 0 and below 1, e.g. 0.7.";
+	if (!(draft.max_context_chars >= 0)) errors.max_context_chars = "This can't be negative.";
+	if (!(draft.max_agent_depth >= 0)) errors.max_agent_depth = "This can't be negative.";
+	const tools = draft.agent_tool.map((row) => row.tool);
+	if (new Set(tools).size !== tools.length) errors.agent_tool = "A tool is in the list twice.";
+	return errors;
+}
+
+// The server's refusals, by their title, belong next to these fields.
+const FIELD_OF_TITLE: Record<string, keyof AgentDraft> = {
+	"Model and provider do not match": "model",
+	"Model Disabled": "model",
+	"Invalid Temperature": "temperature",
+	"Invalid Top P": "top_p",
+	"Invalid Max Turns": "max_turns",
+	"Invalid History Limit": "history_limit",
+	"Invalid Summary Ratio": "summary_ratio",
+	"Duplicate Tool": "agent_tool",
+	"Unknown Tool": "agent_tool",
+	"Duplicate Name": "agent_name",
+};
+
+export function fieldOfServerError(title: string, excType: string): keyof AgentDraft | null {
+	if (excType === "DuplicateEntryError") return "agent_name";
+	return FIELD_OF_TITLE[title] ?? null;
+}

@@ -1,0 +1,126 @@
+import { ChevronRight, RotateCcw, ThumbsDown, ThumbsUp, Wrench } from "lucide-react";
+import { useState } from "react";
+import { Button } from "../../components/ui/button";
+import { Dialog } from "../../components/ui/dialog";
+import { Field, Textarea } from "../../components/ui/field";
+import { cn } from "../../lib/cn";
+import { renderMarkdown } from "../../lib/markdown";
+import { chatApi } from "./api";
+import { formatCost, type AnswerItem, type ToolStep } from "./state";
+
+function pretty(text: string | null): string {
+	if (!text) return "";
+	try {
+		return JSON.stringify(JSON.parse(text), null, 2);
+	} catch {
+		return text;
+	}
+}
+
+function ToolStepView({ step }: { step: ToolStep }) {
+	const state = step.ok === null ? "running" : step.ok ? "done" : "failed";
+	return (
+		<details className="group rounded-md border border-slate-200 bg-slate-50 text-sm" data-testid="tool-step">
+			<summary className="flex cursor-pointer list-none items-center gap-2 px-3 py-1.5 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-blue-500">
+				<ChevronRight className="h-3.5 w-3.5 transition-transform group-open:rotate-90" aria-hidden />
+				<Wrench className="h-3.5 w-3.5 text-slate-500" aria-hidden />
+				<span className="font-medium">{step.name}</span>
+				<span className={cn("ml-auto text-xs", state === "failed" ? "text-red-700" : "text-slate-500")}>
+					{state === "running" ? "Working…" : state === "failed" ? "Failed" : step.durationMs != null ? `Done in ${Math.round(step.durationMs)} ms` : "Done"}
+				</span>
+			</summary>
+			<div className="grid gap-2 border-t border-slate-200 px-3 py-2">
+				<div>
+					<p className="text-xs font-semibold text-slate-600">Input</p>
+					<pre className="max-h-48 overflow-auto whitespace-pre-wrap text-xs">{pretty(step.arguments)}</pre>
+				</div>
+				{step.result !== null ? (
+					<div>
+						<p className="text-xs font-semibold text-slate-600">Result</p>
+						<pre className="max-h-48 overflow-auto whitespace-pre-wrap text-xs">{pretty(step.result)}</pre>
+					</div>
+				) : null}
+			</div>
+		</details>
+	);
+}
+
+function Rating({ answer }: { answer: AnswerItem }) {
+	const [feedback, setFeedback] = useState(answer.feedback);
+	const [asking, setAsking] = useState(false);
+	const [comment, setComment] = useState("");
+	const [error, setError] = useState<string | null>(null);
+	if (!answer.message) return null;
+	const message = answer.message;
+	const rate = async (value: "Thumbs Up" | "Thumbs Down", comments?: string) => {
+		try {
+			await chatApi.rate(message, value, comments);
+			setFeedback(value);
+			setError(null);
+		} catch (e) {
+			setError((e as Error).message);
+		}
+	};
+	return (
+		<div className="flex items-center gap-1">
+			<Button variant="ghost" size="icon" aria-label="Good answer" aria-pressed={feedback === "Thumbs Up"} onClick={() => void rate("Thumbs Up")}>
+				<ThumbsUp className={cn("h-4 w-4", feedback === "Thumbs Up" && "fill-current text-green-700")} aria-hidden />
+			</Button>
+			<Button variant="ghost" size="icon" aria-label="Bad answer" aria-pressed={feedback === "Thumbs Down"} onClick={() => setAsking(true)}>
+				<ThumbsDown className={cn("h-4 w-4", feedback === "Thumbs Down" && "fill-current text-red-700")} aria-hidden />
+			</Button>
+			{error ? <span className="text-xs text-red-700">{error}</span> : null}
+			<Dialog open={asking} onOpenChange={setAsking} title="What was wrong?" description="Your comment helps whoever looks after this agent. It is optional.">
+				<form
+					className="grid gap-3"
+					onSubmit={(event) => {
+						event.preventDefault();
+						setAsking(false);
+						void rate("Thumbs Down", comment.trim());
+					}}
+				>
+					<Field label="Comment">{(props) => <Textarea rows={3} value={comment} onChange={(e) => setComment(e.target.value)} {...props} />}</Field>
+					<div className="flex justify-end">
+						<Button type="submit">Send rating</Button>
+					</div>
+				</form>
+			</Dialog>
+		</div>
+	);
+}
+
+type AnswerProps = { answer: AnswerItem; onRetry?: (() => void) | undefined };
+
+export function Answer({ answer, onRetry }: AnswerProps) {
+	return (
+		<article className="grid max-w-full gap-2" aria-label="Agent answer" data-testid="answer" data-status={answer.status}>
+			{answer.tools.length ? <div className="grid gap-1">{answer.tools.map((step) => <ToolStepView key={step.id} step={step} />)}</div> : null}
+			{answer.text ? (
+				<div className="prose-chat rounded-lg bg-white px-4 py-2 text-sm shadow-sm ring-1 ring-slate-200" dangerouslySetInnerHTML={{ __html: renderMarkdown(answer.text) }} />
+			) : answer.status === "running" ? (
+				<p className="text-sm text-slate-500">Thinking…</p>
+			) : null}
+			{answer.error ? (
+				<p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-800">
+					{answer.error}
+				</p>
+			) : null}
+			{answer.status === "cancelled" ? <p className="text-xs text-slate-500">Stopped.</p> : null}
+			<div className="flex flex-wrap items-center gap-2">
+				{answer.usage ? (
+					<span className="rounded-full bg-slate-100 px-2 py-0.5 text-xs text-slate-600" data-testid="usage">
+						{answer.usage.total_tokens.toLocaleString()} tokens · {formatCost(answer.usage.cost)}
+						{answer.usage.seconds != null ? ` · ${answer.usage.seconds.toFixed(1)} s` : ""}
+					</span>
+				) : null}
+				<Rating answer={answer} />
+				{onRetry ? (
+					<Button variant="outline" size="sm" onClick={onRetry}>
+						<RotateCcw className="h-3.5 w-3.5" aria-hidden />
+						Try again
+					</Button>
+				) : null}
+			</div>
+		</article>
+	);
+}

@@ -1,0 +1,100 @@
+import { useQuery } from "@tanstack/react-query";
+import { Plus } from "lucide-react";
+import { useEffect } from "react";
+import { Link, NavLink, useNavigate, useParams } from "react-router";
+import { Button } from "../../components/ui/button";
+import { Select } from "../../components/ui/field";
+import { Empty, ErrorNote, Loading } from "../../components/ui/status";
+import { cn } from "../../lib/cn";
+import { useMe } from "../../lib/me";
+import { chatApi } from "./api";
+import { ChatView } from "./ChatView";
+
+const chatPath = (agent: string, conversation?: string) => `/chat/${encodeURIComponent(agent)}${conversation ? `/${encodeURIComponent(conversation)}` : ""}`;
+
+export function ChatPage() {
+	const { agent, conversation } = useParams();
+	const navigate = useNavigate();
+	const me = useMe();
+	const agents = useQuery({ queryKey: ["chat-agents"], queryFn: chatApi.agents });
+	const conversations = useQuery({ queryKey: ["conversations", agent], queryFn: () => chatApi.conversations(agent ?? ""), enabled: Boolean(agent) });
+
+	const first = agents.data?.[0]?.name;
+	useEffect(() => {
+		if (!agent && first) navigate(chatPath(first), { replace: true });
+	}, [agent, first, navigate]);
+
+	if (agents.isPending) return <Loading label="Loading your agents…" />;
+	if (agents.isError) return <ErrorNote error={agents.error} />;
+	if (!agents.data.length) {
+		return (
+			<div className="p-6">
+				<Empty title="No agents to chat with yet">
+					{me.data?.capabilities["agent.manage"] ? (
+						<>
+							Create an agent and tick “Open for chat”. <Link className="text-blue-700 underline" to="/agents/new">Create an agent</Link>
+						</>
+					) : (
+						"Ask an administrator to open an agent for chat."
+					)}
+				</Empty>
+			</div>
+		);
+	}
+	if (!agent) return <Loading />;
+	const known = agents.data.some((a) => a.name === agent);
+
+	return (
+		<div className="flex h-[calc(100vh-3.25rem)] flex-col md:h-screen md:flex-row">
+			<aside aria-label="Conversations" className={cn("flex shrink-0 flex-col gap-2 border-b border-slate-200 bg-white p-3 md:w-64 md:border-b-0 md:border-r", conversation && "hidden md:flex")}>
+				<label htmlFor="chat-agent" className="text-xs font-semibold uppercase tracking-wide text-slate-500">
+					Agent
+				</label>
+				<Select id="chat-agent" value={agent} onChange={(event) => navigate(chatPath(event.target.value))}>
+					{agents.data.map((a) => (
+						<option key={a.name} value={a.name}>
+							{a.name}
+						</option>
+					))}
+				</Select>
+				<Button variant="outline" onClick={() => navigate(chatPath(agent))}>
+					<Plus className="h-4 w-4" aria-hidden />
+					New conversation
+				</Button>
+				<nav aria-label="Your conversations" className="max-h-40 overflow-y-auto md:max-h-none md:flex-1">
+					{conversations.isPending ? <Loading /> : null}
+					{conversations.isError ? <ErrorNote error={conversations.error} /> : null}
+					<ul className="grid gap-0.5">
+						{conversations.data?.map((c) => (
+							<li key={c.name}>
+								<NavLink
+									to={chatPath(agent, c.name)}
+									className={({ isActive }) => cn("block truncate rounded-md px-2 py-1.5 text-sm text-slate-700 hover:bg-slate-100 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-blue-500", isActive && "bg-blue-50 font-medium text-blue-800")}
+								>
+									{c.title || "Untitled conversation"}
+								</NavLink>
+							</li>
+						))}
+					</ul>
+				</nav>
+			</aside>
+			<section aria-label={`Chat with ${agent}`} className="flex min-h-0 flex-1 flex-col">
+				<header className="flex items-center gap-2 border-b border-slate-200 bg-white px-4 py-2">
+					{conversation ? (
+						<Button variant="ghost" size="sm" className="md:hidden" onClick={() => navigate(chatPath(agent))}>
+							All conversations
+						</Button>
+					) : null}
+					<h1 className="truncate text-base font-semibold">{agent}</h1>
+				</header>
+				{known ? (
+					<ChatView agent={agent} conversation={conversation ?? null} onConversation={(c) => navigate(chatPath(agent, c), { replace: true })} />
+				) : (
+					<div className="p-4">
+						<ErrorNote error={`You can't chat with “${agent}”: it doesn't exist, isn't open for chat, or isn't shared with you.`} />
+					</div>
+				)}
+			</section>
+		</div>
+	);
+}

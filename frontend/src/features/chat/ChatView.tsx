@@ -1,0 +1,156 @@
+import { useInfiniteQuery, useQueryClient } from "@tanstack/react-query";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { Button } from "../../components/ui/button";
+import { ErrorNote, Loading } from "../../components/ui/status";
+import { RunStream } from "../../lib/sse";
+import { chatApi } from "./api";
+import { Answer } from "./Answer";
+import { Composer } from "./Composer";
+import { applyEvent, itemsFromMessages, newAnswer, type AnswerItem, type ChatItem } from "./state";
+
+type Live = { user: string | null; answer: AnswerItem };
+type ChatViewProps = { agent: string; conversation: string | null; onConversation: (conversation: string) => void };
+
+export function ChatView({ agent, conversation, onConversation }: ChatViewProps) {
+	const queryClient = useQueryClient();
+	const [live, setLive] = useState<Live | null>(null);
+	const [reconnecting, setReconnecting] = useState(false);
+	const stream = useRef<RunStream | null>(null);
+	const adopted = useRef<string | null>(null); // a conversation this view just started: keep the live answer
+	const logEnd = useRef<HTMLDivElement>(null);
+
+	const pages = useInfiniteQuery({
+		queryKey: ["messages", conversation],
+		queryFn: ({ pageParam }) => chatApi.messages(conversation ?? "", pageParam),
+		initialPageParam: undefined as number | undefined,
+		getNextPageParam: (last) => (last.has_more ? last.messages[0]?.sequence : undefined),
+		enabled: Boolean(conversation),
+		refetchOnWindowFocus: !live,
+	});
+
+	const follow = useCallback(
+		(run: string, conv: string) => {
+			stream.current?.close();
+			const follower = new RunStream({
+				onEvent: (event, data) => {
+					setReconnecting(false);
+					setLive((current) => current && { ...current, answer: applyEvent(current.answer, event, data) });
+				},
+				onError: (message) => setLive((current) => current && { ...current, answer: { ...current.answer, status: "failed", error: message } }),
+				onReconnecting: () => setReconnecting(true),
+				onEnd: () => {
+					setReconnecting(false);
+					void queryClient.invalidateQueries({ queryKey: ["conversations", agent] });
+					if (!follower.finished) return; // lost for good: keep what was shown, with its error
+					void queryClient.invalidateQueries({ queryKey: ["messages", conv] }).then(() => setLive(null));
+				},
+			});
+			stream.current = follower;
+			void follower.attach(run);
+		},
+		[agent, queryClient],
+	);
+
+	// Switching conversations stops listening (the run goes on) unless this view just started it.
+	useEffect(() => {
+		if (conversation && conversation === adopted.current) return;
+		stream.current?.close();
+		setLive(null);
+	}, [conversation, agent]);
+	useEffect(() => () => stream.current?.close(), []);
+
+	// A run still going when the page opens (a closed tab, a reload): pick it up again.
+	const activeRun = pages.data?.pages[0]?.active_run ?? null;
+	useEffect(() => {
+		if (activeRun && conversation && !live) {
+			setLive({ user: null, answer: newAnswer("live", activeRun) });
+			follow(activeRun, conversation);
+		}
+	}, [activeRun, conversation, live, follow]);
+
+	const send = async (text: string) => {
+		setLive({ user: text, answer: newAnswer("live") });
+		try {
+			const queued = await chatApi.send(agent, text, conversation);
+			setLive((current) => current && { ...current, answer: { ...current.answer, run: queued.run } });
+			if (queued.conversation !== conversation) {
+				adopted.current = queued.conversation;
+				onConversation(queued.conversation);
+			}
+			follow(queued.run, queued.conversation);
+		} catch (error) {
+			setLive((current) => current && { ...current, answer: { ...current.answer, status: "failed", error: (error as Error).message } });
+		}
+	};
+
+	const stop = () => {
+		if (live?.answer.run) void chatApi.cancel(live.answer.run);
+	};
+
+	const items: ChatItem[] = useMemo(() => {
+		const loaded = [...(pages.data?.pages ?? [])].reverse();
+		const history = itemsFromMessages(
+			loaded.flatMap((page) => page.messages),
+			Object.assign({}, ...loaded.map((page) => page.runs)),
+		);
+		const liveRun = live?.answer.run;
+		return liveRun ? history.filter((item) => item.run !== liveRun || (item.kind === "user" && !live.user)) : history;
+	}, [pages.data, live]);
+
+	const lastText = [...items].reverse().find((item) => item.kind === "user")?.text ?? null;
+	const retryText = live?.user ?? lastText;
+	const last = live?.answer ?? (items[items.length - 1]?.kind === "answer" ? (items[items.length - 1] as AnswerItem) : null);
+	const canRetry = Boolean(retryText && last && (last.status === "failed" || last.status === "cancelled"));
+	const busy = live?.answer.status === "running";
+
+	useEffect(() => {
+		void logEnd.current?.scrollIntoView({ block: "end" }); // newer browsers return a promise here; an effect must not
+	}, [items.length, live?.answer.text]);
+
+	return (
+		<div className="flex h-full min-h-0 flex-col">
+			<div role="log" aria-live="polite" aria-label="Conversation" className="flex-1 space-y-4 overflow-y-auto p-4">
+				{pages.hasNextPage ? (
+					<div className="text-center">
+						<Button variant="ghost" size="sm" onClick={() => void pages.fetchNextPage()} disabled={pages.isFetchingNextPage}>
+							Show earlier messages
+						</Button>
+					</div>
+				) : null}
+				{pages.isPending && conversation ? <Loading label="Loading the conversation…" /> : null}
+				{pages.isError ? <ErrorNote error={pages.error} /> : null}
+				{!conversation && !live ? <p className="text-center text-sm text-slate-500">Ask {agent} anything to start a new conversation.</p> : null}
+				{items.map((item) =>
+					item.kind === "user" ? (
+						<UserBubble key={item.key} text={item.text} />
+					) : (
+						<Answer key={item.key} answer={item} onRetry={!live && item === last && canRetry && retryText ? () => void send(retryText) : undefined} />
+					),
+				)}
+				{live ? (
+					<>
+						{live.user ? <UserBubble text={live.user} /> : null}
+						<Answer answer={live.answer} onRetry={canRetry && retryText ? () => void send(retryText) : undefined} />
+					</>
+				) : null}
+				{reconnecting ? (
+					<p role="status" className="text-xs text-amber-700">
+						Connection lost, reconnecting…
+					</p>
+				) : null}
+				<div ref={logEnd} />
+			</div>
+			<Composer agent={agent} busy={busy} onSend={(text) => void send(text)} onStop={stop} />
+		</div>
+	);
+}
+
+function UserBubble({ text }: { text: string }) {
+	return (
+		<div className="flex justify-end">
+			<p className="max-w-[85%] whitespace-pre-wrap rounded-lg bg-blue-600 px-4 py-2 text-sm text-white" data-testid="user-message">
+				{text}
+			</p>
+		</div>
+	);
+}

@@ -1,0 +1,137 @@
+// The chat as the screen shows it: a list of items built from stored messages, then updated by the
+// live events of the running answer. Deltas carry the whole answer so far, so applying one twice
+// (or after a reconnect) never duplicates text.
+
+export type ToolStep = { id: string; name: string; arguments: string; result: string | null; ok: boolean | null; durationMs: number | null };
+
+export type UserItem = { kind: "user"; key: string; text: string; run: string | null };
+export type AnswerItem = {
+	kind: "answer";
+	key: string;
+	run: string | null;
+	text: string;
+	tools: ToolStep[];
+	status: "running" | "done" | "failed" | "cancelled";
+	error: string | null;
+	usage: Usage | null;
+	message: string | null; // the Agent Message that can be rated
+	feedback: string | null;
+};
+export type ChatItem = UserItem | AnswerItem;
+export type Usage = { input_tokens: number; output_tokens: number; total_tokens: number; cost: number; seconds: number | null };
+
+export type StoredMessage = {
+	name: string;
+	sequence: number;
+	role: string;
+	kind: string;
+	content: string | null;
+	tool_name: string | null;
+	tool_call_id: string | null;
+	tool_calls: string | null;
+	tool_status: string | null;
+	agent_run: string | null;
+	feedback: string | null;
+};
+
+type OpenAICall = { id: string; function: { name: string; arguments: string } };
+
+export function newAnswer(key: string, run: string | null = null): AnswerItem {
+	return { kind: "answer", key, run, text: "", tools: [], status: "running", error: null, usage: null, message: null, feedback: null };
+}
+
+export type StoredRun = { status: string; input_tokens: number; output_tokens: number; total_tokens: number; total_cost: number; duration_seconds: number | null };
+
+/** Turns stored messages (oldest first) into chat items: one answer per run, its tools inside it. */
+export function itemsFromMessages(messages: StoredMessage[], runs: Record<string, StoredRun> = {}): ChatItem[] {
+	const items: ChatItem[] = [];
+	const answers = new Map<string, AnswerItem>();
+	const answerFor = (message: StoredMessage): AnswerItem => {
+		const run = message.agent_run ?? message.name;
+		let answer = answers.get(run);
+		if (!answer) {
+			const stored = message.agent_run ? runs[message.agent_run] : undefined;
+			answer = { ...newAnswer(`answer-${run}`, message.agent_run), status: stored?.status === "Cancelled" ? "cancelled" : "done", usage: stored ? usageOf(stored) : null };
+			answers.set(run, answer);
+			items.push(answer);
+		}
+		return answer;
+	};
+	for (const message of messages) {
+		if (message.role === "user") {
+			items.push({ kind: "user", key: message.name, text: message.content ?? "", run: message.agent_run });
+			continue;
+		}
+		const answer = answerFor(message);
+		if (message.kind === "Tool Call") {
+			if (message.content) answer.text += (answer.text ? "\n\n" : "") + message.content;
+			const calls = JSON.parse(message.tool_calls || "[]") as OpenAICall[];
+			for (const call of calls) answer.tools.push({ id: call.id, name: call.function.name, arguments: call.function.arguments, result: null, ok: null, durationMs: null });
+		} else if (message.kind === "Tool Result") {
+			const step = answer.tools.find((tool) => tool.id === message.tool_call_id);
+			if (step) Object.assign(step, { result: message.content ?? "", ok: message.tool_status !== "Failed" });
+		} else if (message.kind === "Error") {
+			Object.assign(answer, { status: "failed", error: message.content ?? "" });
+		} else {
+			Object.assign(answer, { text: message.content ?? "", message: message.name, feedback: message.feedback });
+		}
+	}
+	return items;
+}
+
+/** Applies one live event of the running answer; returns a new answer (the old one is not changed). */
+export function applyEvent(answer: AnswerItem, event: string, data: Record<string, unknown>): AnswerItem {
+	const next: AnswerItem = { ...answer, tools: answer.tools.map((tool) => ({ ...tool })) };
+	if (!next.run && typeof data.run === "string") next.run = data.run;
+	switch (event) {
+		case "delta":
+			next.text = String(data.full_response ?? next.text + String(data.content ?? ""));
+			break;
+		case "tool_call": {
+			const id = String(data.id);
+			if (!next.tools.some((tool) => tool.id === id)) {
+				const args = typeof data.arguments === "string" ? data.arguments : JSON.stringify(data.arguments ?? {});
+				next.tools.push({ id, name: String(data.name), arguments: args, result: null, ok: null, durationMs: null });
+			}
+			break;
+		}
+		case "tool_result": {
+			const step = next.tools.find((tool) => tool.id === String(data.id));
+			if (step) Object.assign(step, { result: String(data.content ?? data.error ?? ""), ok: Boolean(data.ok), durationMs: Number(data.duration_ms ?? 0) });
+			break;
+		}
+		case "complete": {
+			const usage = (data.usage ?? {}) as Record<string, number>;
+			next.text = String(data.response ?? next.text);
+			next.usage = {
+				input_tokens: usage.input_tokens ?? 0,
+				output_tokens: usage.output_tokens ?? 0,
+				total_tokens: usage.total_tokens ?? 0,
+				cost: Number(data.cost ?? 0),
+				seconds: data.duration_seconds == null ? null : Number(data.duration_seconds),
+			};
+			break;
+		}
+		case "error":
+			next.error = String(data.message ?? "The agent could not answer.");
+			break;
+		case "status":
+			if (data.status === "Success") next.status = "done";
+			else if (data.status === "Failed") {
+				next.status = "failed";
+				next.error = next.error ?? String(data.error ?? "The agent could not answer.");
+			} else if (data.status === "Cancelled") next.status = "cancelled";
+			break;
+	}
+	return next;
+}
+
+function usageOf(run: StoredRun): Usage | null {
+	if (run.status !== "Success") return null;
+	return { input_tokens: run.input_tokens, output_tokens: run.output_tokens, total_tokens: run.total_tokens, cost: run.total_cost, seconds: run.duration_seconds };
+}
+
+export function formatCost(cost: number): string {
+	if (!cost) return "$0";
+	return cost < 0.01 ? `$${cost.toFixed(4)}` : `$${cost.toFixed(2)}`;
+}

@@ -1,0 +1,45 @@
+// Provider and model forms' rules, as the server enforces them (ai_provider.py, ai_model.py).
+
+export type ProviderDraft = { provider_name: string; api_key: string; api_base: string; description: string; remove_key: boolean };
+export type ModelDraft = {
+	model_name: string;
+	provider: string;
+	disabled: 0 | 1;
+	use_custom_pricing: 0 | 1;
+	input_cost_per_1m_tokens: number;
+	output_cost_per_1m_tokens: number;
+	cached_input_cost_per_1m_tokens: number;
+	fallback_models: string;
+};
+export type Errors<T> = Partial<Record<keyof T, string>>;
+
+export function validateProvider(draft: ProviderDraft, isNew: boolean, keySet: boolean): Errors<ProviderDraft> {
+	const errors: Errors<ProviderDraft> = {};
+	if (!draft.provider_name.trim()) errors.provider_name = "Name the provider, e.g. OpenAI, Anthropic or Ollama.";
+	const base = draft.api_base.trim();
+	if (base) {
+		let url: URL | null = null;
+		try {
+			url = new URL(base);
+		} catch {
+			url = null;
+		}
+		if (!url || !["http:", "https:"].includes(url.protocol) || /\s/.test(base)) errors.api_base = "Enter a full address starting with http:// or https://, e.g. http://localhost:11434.";
+	}
+	const keyAfterSave = draft.api_key.trim() ? true : isNew ? false : keySet && !draft.remove_key;
+	if (!keyAfterSave && !base) errors.api_key = "Enter the API key from the provider's dashboard, or an address for a server on your network.";
+	return errors;
+}
+
+export function validateModel(draft: ModelDraft): Errors<ModelDraft> {
+	const errors: Errors<ModelDraft> = {};
+	const name = draft.model_name.trim();
+	if (!name) errors.model_name = "Enter the provider's model id, e.g. gpt-4o-mini.";
+	else if (/\s/.test(name)) errors.model_name = "A model id has no spaces. Copy it exactly from the provider, e.g. gpt-4o-mini.";
+	if (draft.use_custom_pricing) {
+		for (const key of ["input_cost_per_1m_tokens", "output_cost_per_1m_tokens", "cached_input_cost_per_1m_tokens"] as const) {
+			if (!(draft[key] >= 0)) errors[key] = "Enter a price of 0 or more.";
+		}
+	}
+	return errors;
+}

@@ -1,0 +1,131 @@
+import { useQuery } from "@tanstack/react-query";
+import { Bot, Wrench } from "lucide-react";
+import type { ReactNode } from "react";
+import { Link, useParams } from "react-router";
+import { ErrorNote, Loading, StatusBadge } from "../../components/ui/status";
+import { call } from "../../lib/api";
+import { renderMarkdown } from "../../lib/markdown";
+import { formatCost } from "../chat/state";
+import { ACTIVE, formatDuration, useRunUpdates } from "./api";
+
+type Step =
+	| { kind: "model"; at: string; content: string; requested_tools: boolean; duration_ms: number }
+	| { kind: "tool"; at: string; tool: string; status: string; duration_ms: number | null; arguments: string | null; result: string | null; error: string | null };
+type Run = Record<string, string | number | null> & { status: string; agent: string };
+type Detail = { run: Run; timeline: Step[]; children: { name: string; agent: string; channel: string; status: string; total_tokens: number; total_cost: number }[] };
+
+const ERROR_CAUSES: Record<string, string> = {
+	auth: "The provider refused the API key.",
+	rate_limit: "The provider's rate limit was reached.",
+	context_too_long: "The conversation was longer than the model accepts.",
+	model_not_found: "The provider doesn't know this model.",
+	network: "The provider could not be reached.",
+	bad_request: "The provider rejected the request.",
+	server: "The provider had an error on its side.",
+	empty_response: "The model sent back an empty answer.",
+};
+
+function Stat({ label, value }: { label: string; value: ReactNode }) {
+	return (
+		<div className="rounded-md bg-slate-50 px-3 py-2">
+			<dt className="text-xs text-slate-500">{label}</dt>
+			<dd className="text-sm font-medium tabular-nums">{value}</dd>
+		</div>
+	);
+}
+
+function pretty(text: string | null): string {
+	if (!text) return "";
+	try {
+		return JSON.stringify(typeof text === "string" ? JSON.parse(text) : text, null, 2);
+	} catch {
+		return String(text);
+	}
+}
+
+function TimelineStep({ step, index }: { step: Step; index: number }) {
+	const Icon = step.kind === "model" ? Bot : Wrench;
+	const title = step.kind === "model" ? (step.requested_tools ? "Model chose tools" : "Model answered") : `Tool: ${step.tool}`;
+	return (
+		<li className="grid gap-1 rounded-md border border-slate-200 bg-white p-3" data-testid="timeline-step">
+			<div className="flex flex-wrap items-center gap-2 text-sm">
+				<span className="text-xs text-slate-400">{index + 1}</span>
+				<Icon className="h-4 w-4 text-slate-500" aria-hidden />
+				<span className="font-medium">{title}</span>
+				{step.kind === "tool" ? <StatusBadge status={step.status} /> : null}
+				<span className="ml-auto text-xs tabular-nums text-slate-500">{step.duration_ms == null ? "—" : formatDuration(step.duration_ms / 1000)}</span>
+			</div>
+			{step.kind === "model" && step.content ? <p className="line-clamp-3 text-sm text-slate-700">{step.content}</p> : null}
+			{step.kind === "tool" ? (
+				<details className="text-sm">
+					<summary className="cursor-pointer text-slate-600">Input and result</summary>
+					<pre className="mt-1 max-h-60 overflow-auto whitespace-pre-wrap rounded bg-slate-50 p-2 text-xs">{pretty(step.arguments)}</pre>
+					<pre className="mt-1 max-h-60 overflow-auto whitespace-pre-wrap rounded bg-slate-50 p-2 text-xs">{step.error ?? pretty(step.result)}</pre>
+				</details>
+			) : null}
+		</li>
+	);
+}
+
+export default function RunPage() {
+	const { name = "" } = useParams();
+	useRunUpdates();
+	const detail = useQuery({
+		queryKey: ["run", name],
+		queryFn: () => call<Detail>("huf.ai.agent.run_detail.get_run_detail", { run: name }),
+		refetchInterval: (query) => (query.state.data && ACTIVE.includes(query.state.data.run.status) ? 2000 : false),
+	});
+	if (detail.isPending) return <Loading />;
+	if (detail.isError) return <div className="p-6"><ErrorNote error={detail.error} /></div>;
+	const { run, timeline, children } = detail.data;
+	const n = (key: string) => Number(run[key] ?? 0);
+	return (
+		<div className="mx-auto grid max-w-4xl gap-4 p-4 md:p-6">
+			<header className="flex flex-wrap items-center gap-3">
+				<Link to="/runs" className="text-sm text-blue-700 hover:underline">All runs</Link>
+				<h1 className="w-full text-xl font-semibold">
+					{run.agent} <span className="text-sm font-normal text-slate-500">for {run.user}</span>
+				</h1>
+				<StatusBadge status={run.status} />
+				<span className="text-sm text-slate-600">{run.model_used ?? run.model}</span>
+			</header>
+			<dl className="grid grid-cols-2 gap-2 sm:grid-cols-3 lg:grid-cols-6" aria-label="Usage">
+				<Stat label="Input tokens" value={n("input_tokens").toLocaleString()} />
+				<Stat label="Output tokens" value={n("output_tokens").toLocaleString()} />
+				<Stat label="Cached tokens" value={n("cached_tokens").toLocaleString()} />
+				<Stat label="Total tokens" value={<span data-testid="run-total-tokens">{n("total_tokens").toLocaleString()}</span>} />
+				<Stat label="Cost" value={formatCost(n("total_cost"))} />
+				<Stat label="Time" value={formatDuration(run.duration_seconds == null ? null : n("duration_seconds"))} />
+			</dl>
+			{run.status === "Failed" ? (
+				<ErrorNote error={`${run.error_message ?? "The run failed."}${run.error_kind && ERROR_CAUSES[String(run.error_kind)] ? ` Cause: ${ERROR_CAUSES[String(run.error_kind)]}` : ""}`} />
+			) : null}
+			<section className="grid gap-2">
+				<h2 className="text-base font-semibold">Question</h2>
+				<p className="whitespace-pre-wrap rounded-md border border-slate-200 bg-white p-3 text-sm">{run.prompt}</p>
+			</section>
+			{run.response ? (
+				<section className="grid gap-2">
+					<h2 className="text-base font-semibold">Answer</h2>
+					<div className="prose-chat rounded-md border border-slate-200 bg-white p-3 text-sm" dangerouslySetInnerHTML={{ __html: renderMarkdown(String(run.response)) }} />
+				</section>
+			) : null}
+			<section className="grid gap-2">
+				<h2 className="text-base font-semibold">Steps</h2>
+				{timeline.length ? <ol className="grid gap-2">{timeline.map((step, index) => <TimelineStep key={`${step.kind}-${step.at}-${index}`} step={step} index={index} />)}</ol> : <p className="text-sm text-slate-600">No steps recorded{ACTIVE.includes(run.status) ? " yet" : ""}.</p>}
+			</section>
+			{children.length ? (
+				<section className="grid gap-2">
+					<h2 className="text-base font-semibold">Runs it started</h2>
+					<ul className="grid gap-1 text-sm">
+						{children.map((child) => (
+							<li key={child.name}>
+								<Link className="text-blue-700 hover:underline" to={`/runs/${child.name}`}>{child.channel === "title" ? "Naming the conversation" : child.agent}</Link> · <StatusBadge status={child.status} /> · {child.total_tokens} tokens · {formatCost(child.total_cost)}
+							</li>
+						))}
+					</ul>
+				</section>
+			) : null}
+		</div>
+	);
+}

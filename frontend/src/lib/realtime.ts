@@ -1,0 +1,31 @@
+// Live run updates from the site's realtime server (socket.io). The server tells only the run's
+// owner. Loaded on first use; when the realtime server can't be reached, screens fall back to polling.
+import { boot } from "./boot";
+
+type Listener = (data: Record<string, unknown>) => void;
+type Socket = { on: (event: string, listener: Listener) => void; off: (event: string, listener: Listener) => void; };
+
+let socket: Promise<Socket | null> | null = null;
+
+function address(): string {
+	const { protocol, hostname, origin } = window.location;
+	return boot.socketio_port ? `${protocol}//${hostname}:${boot.socketio_port}` : origin;
+}
+
+function connect(): Promise<Socket | null> {
+	socket ??= import("socket.io-client")
+		.then(({ io }) => io(`${address()}/${boot.site_name ?? window.location.hostname}`, { withCredentials: true, reconnectionAttempts: 3 }) as unknown as Socket)
+		.catch(() => null);
+	return socket;
+}
+
+/** Calls ``listener`` on each ``event``; returns the unsubscribe function. */
+export function subscribe(event: string, listener: Listener): () => void {
+	let active = true;
+	void connect().then((s) => active && s?.on(event, listener));
+	return () => {
+		active = false;
+		void connect().then((s) => s?.off(event, listener));
+	};
+}
+

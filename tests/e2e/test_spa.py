@@ -1,0 +1,150 @@
+"""The web app at /huf in a real browser: set up a provider and model, build an agent with a tool,
+chat with it, open the run. Screenshots of each screen go to .ci/artifacts/screens (not committed)."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import frappe
+from playwright.sync_api import expect
+
+from tests.site import fixtures
+from tests.site.conftest import make_user, wait_for
+from tests.support.scripted_llm import text, tool_calls
+
+SCREENS = Path(os.environ.get("HUF_SCREENSHOTS", Path(__file__).resolve().parents[2] / ".ci" / "artifacts" / "screens"))
+ANSWER = "There is **one** open task: *water the plants*."
+
+
+def shot(page, name: str) -> None:
+	SCREENS.mkdir(parents=True, exist_ok=True)
+	page.screenshot(path=str(SCREENS / f"{name}.png"), full_page=True)
+
+
+def clear_provider(name: str) -> None:
+	for model in frappe.get_all("AI Model", {"provider": name}, pluck="name"):
+		for agent in frappe.get_all("Agent", {"model": model}, pluck="name"):
+			for doctype in ("Agent Message", "Agent Run", "Agent Conversation"):
+				frappe.db.delete(doctype, {"agent": agent})
+			frappe.delete_doc("Agent", agent, force=True)
+		frappe.delete_doc("AI Model", model, force=True)
+	if frappe.db.exists("AI Provider", name):
+		frappe.delete_doc("AI Provider", name, force=True)
+	frappe.db.commit()
+
+
+def test_admin_sets_up_a_provider_builds_an_agent_chats_and_reads_the_run(site, llm, workers, web, signed_in):
+	clear_provider("E2E Local")
+	fixtures.tool("huf_spa_list", "Get List", "ToDo")
+	frappe.db.commit()
+	admin = make_user("spa-admin@huf.test", ["Huf Manager"])
+	page = signed_in(admin)
+	page.on("console", lambda message: print("browser:", message.type, message.text))
+	page.on("response", lambda response: response.status >= 400 and print("http:", response.status, response.url))
+
+	# Providers: add one with its key and server address, a model, then test the connection.
+	page.goto("/huf/providers")
+	page.get_by_role("heading", name="Providers and models").wait_for()
+	page.get_by_role("button", name="Add provider").first.click()
+	dialog = page.get_by_role("dialog")
+	dialog.get_by_role("button", name="Save provider").click()
+	expect(dialog.get_by_text("Name the provider")).to_be_visible()  # the error sits next to the field
+	dialog.get_by_label("Name").fill("E2E Local")
+	dialog.get_by_label("API key").fill("sk-e2e-secret")
+	dialog.get_by_label("Server address").fill(llm.base_url)
+	dialog.get_by_role("button", name="Save provider").click()
+	card = page.get_by_role("article", name="E2E Local")
+	expect(card.get_by_text("Key: set")).to_be_visible()
+	assert "sk-e2e-secret" not in page.content()  # the key is write-only
+	card.get_by_role("button", name="Add model").click()
+	page.get_by_role("dialog").get_by_label("Model id").fill("e2e-model")
+	page.get_by_role("dialog").get_by_role("button", name="Save model").click()
+	expect(card.get_by_text("e2e-model")).to_be_visible()
+	llm.script(text("OK"))
+	card.get_by_role("button", name="Test connection").click()
+	expect(card.get_by_text("Connected")).to_be_visible(timeout=60_000)
+	shot(page, "providers")
+
+	# Agents: a new agent with the tool; a mistake shows next to its field first.
+	page.goto("/huf/agents")
+	page.get_by_role("link", name="New agent").click()
+	form = page.get_by_role("form", name="Agent settings")
+	form.get_by_role("button", name="Save").click()
+	expect(form.get_by_text("Give the agent a name.")).to_be_visible()
+	form.get_by_label("Name", exact=True).fill("SPA Helper")
+	form.get_by_label("Model", exact=True).select_option("e2e-model")
+	form.get_by_label("Temperature").fill("3")
+	form.get_by_role("button", name="Save").click()
+	expect(form.get_by_text("Use a number from 0 to 2.")).to_be_visible()
+	form.get_by_label("Temperature").fill("0.2")
+	form.get_by_label("What the agent should do").fill("You answer questions about the team's tasks.")
+	form.get_by_role("checkbox", name="huf_spa_list").check()
+	form.get_by_role("button", name="Save").click()
+	page.wait_for_url("**/huf/agents/SPA%20Helper")
+	saved = frappe.get_doc("Agent", "SPA Helper")
+	assert (saved.model, saved.provider, saved.temperature) == ("e2e-model", "E2E Local", 0.2)
+	assert [row.tool for row in saved.agent_tool] == ["huf_spa_list"]
+	shot(page, "agent-editor")
+
+	# Chat: the tool step and the streamed answer, then the usage badge.
+	llm.script(tool_calls([("c1", "huf_spa_list", json.dumps({"limit": 1}))]), text(ANSWER, chunks=6, delay=0.4))
+	workers.start(1)
+	page.goto("/huf/chat/SPA%20Helper")
+	page.get_by_label("Message to SPA Helper").fill("What is open?")
+	page.keyboard.press("Enter")
+	step = page.get_by_test_id("tool-step").filter(has_text="huf_spa_list")
+	try:
+		step.wait_for()
+	except Exception:
+		shot(page, "debug-chat")
+		raise
+	page.get_by_test_id("answer").filter(has_text="There is").wait_for()
+	frappe.db.commit()  # a fresh snapshot: the run was written by the web server
+	run = frappe.db.get_value("Agent Run", {"agent": "SPA Helper", "channel": "chat"}, "name")
+	assert frappe.db.get_value("Agent Run", run, "status") == "Started"  # text on screen while the run goes on
+	answer = page.get_by_test_id("answer").filter(has_text="water the plants")
+	expect(answer.get_by_test_id("usage")).to_be_visible(timeout=30_000)
+	assert answer.locator("strong").inner_text() == "one"
+	step.locator("summary").click()
+	expect(step).to_contain_text('"limit": 1')
+	shot(page, "chat")
+
+	# Runs: the list, then the run with its tokens and its steps.
+	page.goto("/huf/runs")
+	page.locator(f'a[href="/huf/runs/{run}"]').click()
+	page.wait_for_url(f"**/huf/runs/{run}")
+	frappe.db.commit()
+	tokens = frappe.db.get_value("Agent Run", run, "total_tokens")
+	assert tokens and tokens > 0
+	expect(page.get_by_test_id("run-total-tokens")).to_have_text(f"{tokens:,}")
+	expect(page.get_by_test_id("timeline-step").filter(has_text="Tool: huf_spa_list")).to_be_visible()
+	shot(page, "run")
+
+
+def test_people_see_only_what_they_may_use_and_deep_links_load(site, llm, web, signed_in, browser):
+	agent = fixtures.agent(llm, name="SPA Chat Only", allow_chat=1)
+	user = make_user("spa-user@huf.test", ["Huf User"])
+	page = signed_in(user)
+	page.goto(f"/huf/chat/{agent.replace(' ', '%20')}")
+	nav = page.get_by_role("navigation", name="Main")
+	expect(nav.get_by_role("link", name="Chat")).to_be_visible()
+	expect(nav.get_by_role("link", name="Runs")).to_be_visible()
+	assert nav.get_by_role("link", name="Agents").count() == 0
+	assert nav.get_by_role("link", name="Providers").count() == 0
+	page.goto("/huf/agents/SPA%20Chat%20Only")  # a deep link straight to a screen this user may not use
+	expect(page.get_by_text("You don't have access to this part of Huf.")).to_be_visible()
+
+	# On a phone-sized screen the chat still has its message box and send button.
+	page.set_viewport_size({"width": 390, "height": 800})
+	page.goto(f"/huf/chat/{agent.replace(' ', '%20')}")
+	expect(page.get_by_label(f"Message to {agent}")).to_be_visible()
+	expect(page.get_by_role("button", name="Send")).to_be_visible()
+	shot(page, "chat-phone")
+
+	# Visitors who are not signed in are sent to sign in, and come back to the same address.
+	guest = browser.new_context(base_url=web.base, extra_http_headers={"X-Frappe-Site-Name": web.site})
+	response = guest.request.get("/huf/runs", max_redirects=0)
+	assert response.status == 302 and "/login?redirect-to=/huf/runs" in response.headers["location"]
+	guest.close()
