@@ -1,0 +1,46 @@
+import { describe, expect, it } from "vitest";
+import { emptyAgent, fieldOfServerError, validateAgent, type AgentDraft } from "./validation";
+
+const known = (model: string) => (model === "gpt-4o-mini" ? "OpenAI" : undefined);
+const agent = (changes: Partial<AgentDraft> = {}): AgentDraft => ({ ...emptyAgent(), agent_name: "Helper", model: "gpt-4o-mini", ...changes });
+
+describe("validateAgent", () => {
+	it("accepts a complete agent", () => {
+		expect(validateAgent(agent(), known)).toEqual({});
+	});
+
+	it("asks for a name and a model of a set-up provider", () => {
+		expect(validateAgent(agent({ agent_name: "  ", model: "" }), known)).toMatchObject({ agent_name: "Give the agent a name.", model: "Pick the model this agent uses." });
+		expect(validateAgent(agent({ model: "gone-model" }), known).model).toMatch(/isn't available/);
+		expect(validateAgent(agent({ agent_name: "a/b" }), known).agent_name).toMatch(/can't contain/);
+	});
+
+	it("keeps sampling and limits inside the ranges the server accepts", () => {
+		const errors = validateAgent(agent({ temperature: 2.5, top_p: 0, max_turns: 51 }), known);
+		expect(Object.keys(errors).sort()).toEqual(["max_turns", "temperature", "top_p"]);
+		expect(validateAgent(agent({ temperature: 0, top_p: 1, max_turns: 50 }), known)).toEqual({});
+		expect(validateAgent(agent({ temperature: Number.NaN }), known).temperature).toBe("Use a number from 0 to 2.");
+		expect(validateAgent(agent({ max_turns: 2.5 }), known).max_turns).toBeDefined();
+	});
+
+	it("checks history settings only for the strategy that uses them", () => {
+		expect(validateAgent(agent({ context_strategy: "None", history_limit: 0 }), known)).toEqual({});
+		expect(validateAgent(agent({ context_strategy: "FIFO", history_limit: 0 }), known).history_limit).toBeDefined();
+		expect(validateAgent(agent({ context_strategy: "FIFO", summary_ratio: 5 }), known)).toEqual({});
+		expect(validateAgent(agent({ context_strategy: "Summarize", summary_ratio: 1 }), known).summary_ratio).toBeDefined();
+	});
+
+	it("refuses a tool listed twice and negative limits", () => {
+		const errors = validateAgent(agent({ agent_tool: [{ tool: "a" }, { tool: "a" }], max_context_chars: -1, max_agent_depth: -2 }), known);
+		expect(Object.keys(errors).sort()).toEqual(["agent_tool", "max_agent_depth", "max_context_chars"]);
+	});
+});
+
+describe("fieldOfServerError", () => {
+	it("puts the server's refusals next to their field", () => {
+		expect(fieldOfServerError("Invalid Temperature", "ValidationError")).toBe("temperature");
+		expect(fieldOfServerError("Model and provider do not match", "ValidationError")).toBe("model");
+		expect(fieldOfServerError("", "DuplicateEntryError")).toBe("agent_name");
+		expect(fieldOfServerError("Something else", "ValidationError")).toBeNull();
+	});
+});

@@ -1,0 +1,139 @@
+import { describe, expect, it } from "vitest";
+import { applyEvent, formatCost, itemsFromMessages, newAnswer, type AnswerItem, type StoredMessage, type StoredRun } from "./state";
+
+function message(fields: Partial<StoredMessage> & Pick<StoredMessage, "name" | "role" | "kind">): StoredMessage {
+	return { sequence: 0, content: null, tool_name: null, tool_call_id: null, tool_calls: null, tool_status: null, agent_run: null, feedback: null, ...fields };
+}
+
+const run = (status: string): StoredRun => ({ status, input_tokens: 10, output_tokens: 5, total_tokens: 15, total_cost: 0.002, duration_seconds: 1.5 });
+
+const weatherCall = JSON.stringify([{ id: "call-1", type: "function", function: { name: "get_weather", arguments: '{"city":"Paris"}' } }]);
+
+describe("itemsFromMessages", () => {
+	it("turns one run's user, tool call, tool result and message rows into a user item and one answer", () => {
+		const items = itemsFromMessages(
+			[
+				message({ name: "m1", role: "user", kind: "Message", content: "Weather in Paris?", agent_run: "run-1" }),
+				message({ name: "m2", role: "assistant", kind: "Tool Call", tool_calls: weatherCall, agent_run: "run-1" }),
+				message({ name: "m3", role: "tool", kind: "Tool Result", content: "18°C", tool_call_id: "call-1", tool_status: "Success", agent_run: "run-1" }),
+				message({ name: "m4", role: "assistant", kind: "Message", content: "It is 18°C.", agent_run: "run-1", feedback: "Good" }),
+			],
+			{ "run-1": run("Success") },
+		);
+
+		expect(items).toEqual([
+			{ kind: "user", key: "m1", text: "Weather in Paris?", run: "run-1" },
+			{
+				...newAnswer("answer-run-1", "run-1"),
+				status: "done",
+				text: "It is 18°C.",
+				message: "m4",
+				feedback: "Good",
+				tools: [{ id: "call-1", name: "get_weather", arguments: '{"city":"Paris"}', result: "18°C", ok: true, durationMs: null }],
+				usage: { input_tokens: 10, output_tokens: 5, total_tokens: 15, cost: 0.002, seconds: 1.5 },
+			},
+		]);
+	});
+
+	it("marks a failed tool result as not ok", () => {
+		const [answer] = itemsFromMessages([
+			message({ name: "m2", role: "assistant", kind: "Tool Call", tool_calls: weatherCall, agent_run: "run-1" }),
+			message({ name: "m3", role: "tool", kind: "Tool Result", content: "timeout", tool_call_id: "call-1", tool_status: "Failed", agent_run: "run-1" }),
+		]) as AnswerItem[];
+		expect(answer?.tools[0]).toMatchObject({ result: "timeout", ok: false });
+	});
+
+	it("makes the answer failed with the error text, without usage, for an Error row", () => {
+		const items = itemsFromMessages(
+			[
+				message({ name: "m1", role: "user", kind: "Message", content: "Hi", agent_run: "run-2" }),
+				message({ name: "m2", role: "assistant", kind: "Error", content: "The provider refused the key.", agent_run: "run-2" }),
+			],
+			{ "run-2": run("Failed") },
+		);
+		expect(items[1]).toMatchObject({ kind: "answer", status: "failed", error: "The provider refused the key.", usage: null });
+	});
+
+	it("keeps the answers of different runs apart, in order", () => {
+		const items = itemsFromMessages([
+			message({ name: "u1", role: "user", kind: "Message", content: "One", agent_run: "run-1" }),
+			message({ name: "a1", role: "assistant", kind: "Message", content: "First", agent_run: "run-1" }),
+			message({ name: "u2", role: "user", kind: "Message", content: "Two", agent_run: "run-2" }),
+			message({ name: "a2", role: "assistant", kind: "Message", content: "Second", agent_run: "run-2" }),
+		]);
+		expect(items.map((item) => `${item.kind}:${item.text}`)).toEqual(["user:One", "answer:First", "user:Two", "answer:Second"]);
+	});
+});
+
+describe("applyEvent", () => {
+	it("uses full_response so a repeated delta does not duplicate text", () => {
+		let answer = newAnswer("live");
+		answer = applyEvent(answer, "delta", { content: "Hel", full_response: "Hel" });
+		answer = applyEvent(answer, "delta", { content: "lo", full_response: "Hello" });
+		answer = applyEvent(answer, "delta", { content: "lo", full_response: "Hello" });
+		expect(answer.text).toBe("Hello");
+	});
+
+	it("learns the run from the event", () => {
+		expect(applyEvent(newAnswer("live"), "delta", { run: "run-7", full_response: "" }).run).toBe("run-7");
+	});
+
+	it("adds a tool call once even when its event arrives twice", () => {
+		const call = { id: "call-1", name: "get_weather", arguments: { city: "Paris" } };
+		const answer = applyEvent(applyEvent(newAnswer("live"), "tool_call", call), "tool_call", call);
+		expect(answer.tools).toEqual([{ id: "call-1", name: "get_weather", arguments: '{"city":"Paris"}', result: null, ok: null, durationMs: null }]);
+	});
+
+	it("fills the tool step from its result", () => {
+		const calling = applyEvent(newAnswer("live"), "tool_call", { id: "call-1", name: "get_weather", arguments: "{}" });
+		const answer = applyEvent(calling, "tool_result", { id: "call-1", content: "18°C", ok: true, duration_ms: 42 });
+		expect(answer.tools[0]).toMatchObject({ result: "18°C", ok: true, durationMs: 42 });
+	});
+
+	it("sets the final text, usage and cost on complete", () => {
+		const answer = applyEvent(newAnswer("live"), "complete", {
+			response: "Done.",
+			usage: { input_tokens: 100, output_tokens: 20, total_tokens: 120 },
+			cost: 0.0031,
+			duration_seconds: 2.5,
+		});
+		expect(answer.text).toBe("Done.");
+		expect(answer.usage).toEqual({ input_tokens: 100, output_tokens: 20, total_tokens: 120, cost: 0.0031, seconds: 2.5 });
+	});
+
+	it("sets the error from data.error on a Failed status", () => {
+		const answer = applyEvent(newAnswer("live"), "status", { status: "Failed", error: "Rate limit reached" });
+		expect(answer.status).toBe("failed");
+		expect(answer.error).toBe("Rate limit reached");
+	});
+
+	it("keeps an earlier error event's message when the run then fails", () => {
+		const errored = applyEvent(newAnswer("live"), "error", { message: "Provider is down" });
+		expect(applyEvent(errored, "status", { status: "Failed", error: "Failed" }).error).toBe("Provider is down");
+	});
+
+	it("never changes the answer it is given", () => {
+		const calling = applyEvent(newAnswer("live"), "tool_call", { id: "call-1", name: "search", arguments: "{}" });
+		const before = structuredClone(calling);
+		const events: Array<[string, Record<string, unknown>]> = [
+			["delta", { run: "run-1", full_response: "Hi" }],
+			["tool_call", { id: "call-2", name: "lookup", arguments: "{}" }],
+			["tool_result", { id: "call-1", content: "found", ok: true, duration_ms: 5 }],
+			["complete", { response: "Hi", usage: { total_tokens: 3 }, cost: 1 }],
+			["status", { status: "Failed", error: "x" }],
+		];
+		for (const [event, data] of events) {
+			expect(applyEvent(calling, event, data)).not.toBe(calling);
+		}
+		expect(calling).toEqual(before);
+	});
+});
+
+describe("formatCost", () => {
+	it("shows no cost as $0, small costs with four decimals and others with two", () => {
+		expect(formatCost(0)).toBe("$0");
+		expect(formatCost(0.0042)).toBe("$0.0042");
+		expect(formatCost(0.01)).toBe("$0.01");
+		expect(formatCost(1.234)).toBe("$1.23");
+	});
+});

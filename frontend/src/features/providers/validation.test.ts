@@ -1,0 +1,40 @@
+import { describe, expect, it } from "vitest";
+import { validateModel, validateProvider, type ModelDraft, type ProviderDraft } from "./validation";
+
+const provider = (changes: Partial<ProviderDraft> = {}): ProviderDraft => ({ provider_name: "OpenAI", api_key: "sk-1", api_base: "", description: "", remove_key: false, ...changes });
+const model = (changes: Partial<ModelDraft> = {}): ModelDraft => ({
+	model_name: "gpt-4o-mini", provider: "OpenAI", disabled: 0, use_custom_pricing: 0, input_cost_per_1m_tokens: 0, output_cost_per_1m_tokens: 0, cached_input_cost_per_1m_tokens: 0, fallback_models: "", ...changes,
+});
+
+describe("validateProvider", () => {
+	it("needs a name, and a key or a server address", () => {
+		expect(validateProvider(provider(), true, false)).toEqual({});
+		expect(validateProvider(provider({ provider_name: " " }), true, false).provider_name).toBeDefined();
+		expect(validateProvider(provider({ api_key: "" }), true, false).api_key).toMatch(/API key/);
+		expect(validateProvider(provider({ api_key: "", api_base: "http://localhost:11434" }), true, false)).toEqual({});
+	});
+
+	it("keeps a stored key unless it is removed", () => {
+		expect(validateProvider(provider({ api_key: "" }), false, true)).toEqual({});
+		expect(validateProvider(provider({ api_key: "", remove_key: true }), false, true).api_key).toBeDefined();
+	});
+
+	it("takes only full http(s) addresses", () => {
+		for (const bad of ["localhost:11434", "ftp://host", "http://exa mple.com"]) expect(validateProvider(provider({ api_base: bad }), true, false).api_base).toBeDefined();
+		expect(validateProvider(provider({ api_base: "https://llm.internal/v1" }), true, false)).toEqual({});
+	});
+});
+
+describe("validateModel", () => {
+	it("needs a model id without spaces", () => {
+		expect(validateModel(model())).toEqual({});
+		expect(validateModel(model({ model_name: "" })).model_name).toBeDefined();
+		expect(validateModel(model({ model_name: "gpt 4o" })).model_name).toMatch(/no spaces/);
+	});
+
+	it("checks prices only when they are the model's own", () => {
+		expect(validateModel(model({ input_cost_per_1m_tokens: -1 }))).toEqual({});
+		const errors = validateModel(model({ use_custom_pricing: 1, input_cost_per_1m_tokens: -1, output_cost_per_1m_tokens: Number.NaN }));
+		expect(Object.keys(errors).sort()).toEqual(["input_cost_per_1m_tokens", "output_cost_per_1m_tokens"]);
+	});
+});
