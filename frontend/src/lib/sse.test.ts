@@ -192,6 +192,29 @@ describe("RunStream", () => {
 		expect(handlers.onError).toHaveBeenCalledWith("The connection was lost. Reload the page to see the answer.");
 	});
 
+	it("gives up after maxRetries streams that end with nothing new", async () => {
+		const fetch = vi.fn<typeof globalThis.fetch>(async () => streamResponse([": keepalive\n\n"]));
+		const handlers = makeHandlers();
+
+		await new RunStream(handlers, { fetch, ...noWait, maxRetries: 2 }).attach("run-1");
+
+		expect(fetch).toHaveBeenCalledTimes(3);
+		expect(handlers.onError).toHaveBeenCalledWith("The connection was lost. Reload the page to see the answer.");
+		expect(handlers.onEnd).toHaveBeenCalledTimes(1);
+	});
+
+	it("skips a record that is not JSON instead of taking it for a lost connection", async () => {
+		const done = sse({ id: "2-0", event: "status", data: { status: "Success" } });
+		const fetch = vi.fn<typeof globalThis.fetch>(async () => streamResponse(["id: 1-0\ndata: ping\n\n", done]));
+		const handlers = makeHandlers();
+
+		await new RunStream(handlers, { fetch, ...noWait }).attach("run-1");
+
+		expect(fetch).toHaveBeenCalledTimes(1);
+		expect(handlers.onEvent.mock.calls.map(([event]) => event)).toEqual(["status"]);
+		expect(handlers.onError).not.toHaveBeenCalled();
+	});
+
 	it("close() stops listening without calling onEnd or onError", async () => {
 		// Like a real fetch: the body stays open until the request's signal aborts it.
 		const fetch = vi.fn<typeof globalThis.fetch>(async (_url, init) => {

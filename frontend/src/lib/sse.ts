@@ -101,8 +101,13 @@ export class RunStream {
 	}
 
 	private dispatch(record: StreamRecord): void {
-		const data = JSON.parse(record.data) as Record<string, unknown>;
 		if (record.id) this.lastId = record.id;
+		let data: Record<string, unknown>;
+		try {
+			data = JSON.parse(record.data) as Record<string, unknown>;
+		} catch {
+			return; // not one of ours: skip it rather than take it for a lost connection
+		}
 		if (!this.run && typeof data.run === "string") this.run = data.run;
 		this.handlers.onEvent(record.event, data);
 		if (record.event === "status" && FINAL_STATUSES.includes(String(data.status))) this.finished = true;
@@ -126,17 +131,21 @@ export class RunStream {
 		let next: [string, RequestInit] = [url, init];
 		while (!this.finished) {
 			const before = this.lastId;
+			let refused: string | null = null;
 			try {
 				await this.consume(...next);
-				attempt = this.lastId === before ? attempt + 1 : 0; // a stream that ended with nothing new counts as a failed try
-				if (attempt > 0 && !this.finished) await this.sleep(this.retryMs);
+				// a stream that ended with nothing new counts as a failed try, like a dropped one
+				attempt = this.lastId === before && !this.finished ? attempt + 1 : 0;
 			} catch (error) {
 				if (this.controller.signal.aborted) return;
-				if (error instanceof Refused || !this.run || attempt >= this.maxRetries) {
-					this.handlers.onError(error instanceof Refused ? error.message : "The connection was lost. Reload the page to see the answer.");
-					break;
-				}
+				if (error instanceof Refused) refused = error.message;
 				attempt += 1;
+			}
+			if (refused !== null || (attempt > 0 && !this.run) || attempt > this.maxRetries) {
+				this.handlers.onError(refused ?? "The connection was lost. Reload the page to see the answer.");
+				break;
+			}
+			if (attempt > 0) {
 				this.handlers.onReconnecting?.();
 				await this.sleep(this.retryMs);
 			}

@@ -137,3 +137,20 @@ describe("formatCost", () => {
 		expect(formatCost(1.234)).toBe("$1.23");
 	});
 });
+
+describe("itemsFromMessages with the runs' outcome", () => {
+	const row = (name: string, role: string, kind: string, content: string) => ({
+		name, sequence: 1, role, kind, content, tool_name: null, tool_call_id: null, tool_calls: null, tool_status: null, agent_run: "r1", feedback: null,
+	});
+	const run = (status: string) => ({ status, input_tokens: 1, output_tokens: 1, total_tokens: 2, total_cost: 0, duration_seconds: 1 });
+
+	it("shows a stored Failed or Cancelled run as such, and usage only for a successful one", () => {
+		const messages = [row("m1", "user", "Message", "hi"), row("m2", "agent", "Message", "partial")];
+		const failed = itemsFromMessages(messages, { r1: run("Failed") })[1];
+		const cancelled = itemsFromMessages(messages, { r1: run("Cancelled") })[1];
+		const done = itemsFromMessages(messages, { r1: run("Success") })[1];
+		expect([failed?.kind === "answer" && failed.status, cancelled?.kind === "answer" && cancelled.status]).toEqual(["failed", "cancelled"]);
+		expect(done?.kind === "answer" && done.usage?.total_tokens).toBe(2);
+		expect(failed?.kind === "answer" && failed.usage).toBeNull();
+	});
+});

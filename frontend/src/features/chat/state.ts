@@ -51,7 +51,7 @@ export function itemsFromMessages(messages: StoredMessage[], runs: Record<string
 		let answer = answers.get(run);
 		if (!answer) {
 			const stored = message.agent_run ? runs[message.agent_run] : undefined;
-			answer = { ...newAnswer(`answer-${run}`, message.agent_run), status: stored?.status === "Cancelled" ? "cancelled" : "done", usage: stored ? usageOf(stored) : null };
+			answer = { ...newAnswer(`answer-${run}`, message.agent_run), status: stored?.status === "Cancelled" ? "cancelled" : stored?.status === "Failed" ? "failed" : "done", usage: stored ? usageOf(stored) : null };
 			answers.set(run, answer);
 			items.push(answer);
 		}
