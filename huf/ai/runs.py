@@ -9,6 +9,8 @@ with the reason and re-wakes conversations whose queued runs nobody is draining.
 
 from __future__ import annotations
 
+from functools import partial
+
 import threading
 import time
 from contextlib import contextmanager
@@ -154,7 +156,12 @@ def run_status(run: str) -> dict:
 def publish_status(run: str, status: str, user: str, conversation: str, **extra) -> None:
 	"""Record a run's new state in its event log, and tell the conversation's owner (only) live."""
 	message = {"run": run, "conversation": conversation, "status": status, **extra}
-	event_log.append(run, "status", dict(message, type="status"))
+	append = partial(event_log.append, run, "status", dict(message, type="status"))
+	if status in event_log.FINAL_STATUSES:
+		# A final status ends every stream, and clients then read the run: only once it is committed.
+		frappe.db.after_commit.add(append)
+	else:
+		append()
 	if user != "Guest":
 		frappe.publish_realtime("agent_run_status", message, user=user, after_commit=True)
 
@@ -372,11 +379,14 @@ def count_agent_run(agent: str, at) -> None:
 
 def cancel_run(run: str) -> dict:
 	"""Stop a run: a Queued one at once, a Started one at its next chunk or round boundary."""
-	frappe.db.sql(
+	stopped = update_where(
 		"update `tabAgent Run` set status = 'Cancelled', error_message = %s, ended_at = %s where name = %s and status = 'Queued'",
 		(_("Stopped before it started."), now_datetime(), run),
 	)
 	frappe.cache.set(cancel_key(run), "1", ex=3600)
+	if stopped:  # nobody will run it, so say here that it ended: its streams are waiting for that
+		row = frappe.db.get_value("Agent Run", run, ["user", "conversation"], as_dict=True)
+		publish_status(run, "Cancelled", row.user, row.conversation)
 	return run_status(run)
 
 

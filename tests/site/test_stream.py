@@ -228,3 +228,29 @@ def test_open_streams_hold_no_database_connection(site, llm, web):
 	for thread in threads:
 		thread.join(timeout=30)
 	assert during - before < len(runs), (before, during)
+
+
+def test_stopping_a_run_that_has_not_started_ends_its_stream(site, llm, web):
+	import threading
+
+	agent = fixtures.agent(llm, name="Never Started Agent")  # no workers: the run stays Queued
+	headers = web.token_headers("Administrator")
+	with requests.post(f"{web.base}/huf/stream/{agent}", json={"prompt": "wait"}, headers=headers, stream=True, timeout=30) as response:
+		guard = threading.Timer(20, response.close)  # keepalives would hold a hung stream open for an hour
+		guard.start()
+		events = []
+		try:
+			for event in iter_events(response):
+				events.append(event)
+				if event["event"] == "status" and event["data"]["status"] == "Queued":
+					stopped = web.post("/api/method/huf.ai.agent.integration.cancel_agent_run", {"run": event["data"]["run"]}, headers)
+					assert stopped.status_code == 200, stopped.text
+				if event["event"] == "status" and event["data"]["status"] in ("Success", "Failed", "Cancelled"):
+					break
+		except Exception:  # noqa: BLE001 - the guard closed a stream that never ended
+			pass
+		finally:
+			guard.cancel()
+	assert [e["data"]["status"] for e in events if e["event"] == "status"] == ["Queued", "Cancelled"]
+	frappe.db.commit()
+	assert frappe.db.get_value("Agent Run", events[0]["data"]["run"], "status") == "Cancelled"
