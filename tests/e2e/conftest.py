@@ -69,3 +69,47 @@ def signed_in(browser, web):
 	yield open_page
 	for context in contexts:
 		context.close()
+
+
+@pytest.fixture
+def realtime(site):
+	"""Frappe's realtime server (apps/frappe/socketio.js) on the bench's socketio_port, and a web
+	server that tells pages to use it (DEV_SERVER, as `bench start` does). Yields that web server."""
+	import signal
+	import socket
+	import subprocess
+	import time
+
+	import frappe
+
+	from tests.site.conftest import Web
+
+	port = int(frappe.conf.socketio_port or 9000)
+	bench = os.path.dirname(os.getcwd())
+	with socket.socket() as probe:
+		running = probe.connect_ex(("127.0.0.1", port)) == 0
+	node = None
+	if not running:  # a bench that is already running (`bench start`) has one; otherwise start it
+		node = subprocess.Popen(
+			["node", os.path.join(bench, "apps", "frappe", "socketio.js")],
+			cwd=bench,
+			env=dict(os.environ, FRAPPE_SITE=site),
+			stdout=subprocess.DEVNULL,
+			stderr=subprocess.DEVNULL,
+			start_new_session=True,
+		)
+		deadline = time.monotonic() + 20
+		while time.monotonic() < deadline:
+			with socket.socket() as probe:
+				if probe.connect_ex(("127.0.0.1", port)) == 0:
+					break
+			time.sleep(0.1)
+		else:
+			os.killpg(node.pid, signal.SIGKILL)
+			pytest.fail(f"Frappe's realtime server did not start on port {port}")
+	server = Web(site, workers=1, dev_server=True)
+	yield server
+	server.stop()
+	if node:
+		os.killpg(node.pid, signal.SIGTERM)
+		node.wait(10)

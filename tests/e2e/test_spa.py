@@ -148,3 +148,31 @@ def test_people_see_only_what_they_may_use_and_deep_links_load(site, llm, web, s
 	response = guest.request.get("/huf/runs", max_redirects=0)
 	assert response.status == 302 and "/login?redirect-to=/huf/runs" in response.headers["location"]
 	guest.close()
+
+
+def test_the_runs_list_learns_of_a_new_run_from_the_realtime_server(site, llm, realtime, browser):
+	from frappe.utils.password import update_password
+
+	from huf.ai.runs import queue_run
+	from tests.site.conftest import as_user
+
+	agent = fixtures.agent(llm, name="Realtime Runs Agent")
+	user = make_user("spa-live@huf.test", ["Huf User"])
+	frappe.db.delete("Agent Run", {"user": user})
+	update_password(user, "huf-Test-pw-1")
+	frappe.db.commit()
+	context = browser.new_context(base_url=realtime.base, extra_http_headers={"X-Frappe-Site-Name": realtime.site})
+	page = context.new_page()
+	page.set_default_timeout(30_000)
+	assert page.request.post("/api/method/login", data={"usr": user, "pwd": "huf-Test-pw-1"}).ok
+	with page.expect_websocket(lambda ws: "/socket.io/" in ws.url) as connected:  # the app connects
+		page.goto("/huf/runs")
+	page.get_by_text("No runs yet").wait_for()
+	assert connected.value.url.startswith(f"ws://127.0.0.1:{frappe.conf.socketio_port or 9000}/")
+
+	# No run is going, so the list does not poll: only the realtime event can bring this one in.
+	with as_user(user):
+		run = queue_run(agent, "are you there?")["run"]
+	frappe.db.commit()  # agent_run_status is sent to the owner after commit
+	expect(page.locator(f'a[href="/huf/runs/{run}"]')).to_be_visible(timeout=15_000)
+	context.close()

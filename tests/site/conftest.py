@@ -101,7 +101,9 @@ class Workers:
 
 	def start(self, count: int = 1, command: str = "worker") -> None:
 		"""``command``: ``worker`` (Frappe's, a fork per job) or ``huf-worker`` (Huf's, no fork)."""
-		env = dict(os.environ, LITELLM_LOCAL_MODEL_COST_MAP="True")
+		env = dict(os.environ, LITELLM_LOCAL_MODEL_COST_MAP="True", HUF_TEST_SITE=site)
+		if dev_server:  # as `bench start` serves: pages point the browser at the realtime server's own port
+			env["DEV_SERVER"] = "1"
 		for _ in range(count):
 			self.procs.append(
 				subprocess.Popen(
@@ -198,7 +200,7 @@ def wait_for(predicate, timeout: float = 30.0, interval: float = 0.1, message: s
 class Web:
 	"""Frappe's WSGI app under gunicorn, the way production serves it."""
 
-	def __init__(self, site: str, workers: int = 2, threads: int = 4):
+	def __init__(self, site: str, workers: int = 2, threads: int = 4, dev_server: bool = False):
 		import socket
 
 		with socket.socket() as s:
@@ -206,7 +208,9 @@ class Web:
 			self.port = s.getsockname()[1]
 		self.site = site
 		self.base = f"http://127.0.0.1:{self.port}"
-		env = dict(os.environ, LITELLM_LOCAL_MODEL_COST_MAP="True")
+		env = dict(os.environ, LITELLM_LOCAL_MODEL_COST_MAP="True", HUF_TEST_SITE=site)
+		if dev_server:  # as `bench start` serves: pages point the browser at the realtime server's own port
+			env["DEV_SERVER"] = "1"
 		self.proc = subprocess.Popen(
 			[sys.executable, "-m", "gunicorn", "-b", f"127.0.0.1:{self.port}", "-w", str(workers), "--threads", str(threads), "-t", "120", "--pythonpath", str(ROOT), "tests.support.wsgi:application"],
 			cwd=os.getcwd(),
