@@ -40,7 +40,12 @@ def runnable_agents(user: str | None = None, chat_only: bool = False) -> list[di
 	names = frappe.get_all("Agent", filters=filters, pluck="name", order_by="name asc", ignore_permissions=True)
 	agents = [frappe.get_cached_doc("Agent", name) for name in names]
 	return [
-		{"name": agent.name, "description": agent.get("description") or "", "allow_chat": agent.allow_chat}
+		{
+			"name": agent.name,
+			"description": agent.get("description") or "",
+			"allow_chat": agent.allow_chat,
+			"allow_file_attachments": agent.get("allow_file_attachments") or 0,
+		}
 		for agent in agents
 		if can_run_agent(agent, user)
 	]

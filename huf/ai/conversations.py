@@ -8,6 +8,7 @@ import json
 import frappe
 from frappe import _
 
+from huf.ai.engine.attachments import with_attachments
 from huf.ai.rows import insert_row
 
 ROLE_TO_OPENAI = {"user": "user", "agent": "assistant", "tool": "tool", "system": "system"}
@@ -74,7 +75,7 @@ def _create(agent: str, user: str, channel: str, external_id: str | None, sessio
 def load_history(conversation: str, after_sequence: int = 0, limit: int | None = None) -> list[tuple[int, dict]]:
 	"""(sequence, OpenAI message) pairs in order; ``limit`` takes the newest ones only."""
 	rows = frappe.db.sql(
-		f"""select sequence, role, kind, content, tool_call_id, tool_calls
+		f"""select sequence, role, kind, content, tool_call_id, tool_calls, raw_payload
 		from `tabAgent Message`
 		where conversation = %(conversation)s and sequence > %(after)s and context_policy != 'exclude'
 		order by sequence desc {"limit %(limit)s" if limit else ""}""",
@@ -86,6 +87,8 @@ def load_history(conversation: str, after_sequence: int = 0, limit: int | None =
 
 def to_openai(row) -> dict:
 	message = {"role": ROLE_TO_OPENAI.get(row.role, "user"), "content": row.content or ""}
+	if row.role == "user" and row.get("raw_payload"):  # files attached to it are read again with it
+		message["content"] = with_attachments(message["content"], json.loads(row.raw_payload).get("attachments") or [])
 	if row.role == "tool":
 		message["tool_call_id"] = row.tool_call_id
 	elif row.role == "agent" and row.tool_calls:

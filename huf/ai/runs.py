@@ -9,11 +9,11 @@ with the reason and re-wakes conversations whose queued runs nobody is draining.
 
 from __future__ import annotations
 
-from functools import partial
-
+import json
 import threading
 import time
 from contextlib import contextmanager
+from functools import partial
 
 import frappe
 import redis
@@ -21,8 +21,10 @@ from frappe import _
 from frappe.utils import add_to_date, now_datetime, time_diff_in_seconds
 
 from huf.ai import agents, event_log, titles
+from huf.ai.attachments import parse_names, read_attachments
 from huf.ai.conversations import resolve_conversation
 from huf.ai.cost import cost_function
+from huf.ai.engine.attachments import with_attachments
 from huf.ai.engine.cost import compute_cost
 from huf.ai.engine.loop import LoopResult, run_loop
 from huf.ai.recorder import Recorder, recorded_tool_result
@@ -72,14 +74,18 @@ def queue_run(
 	channel_id: str | None = None,
 	external_id: str | None = None,
 	now: bool = False,
+	attachments=None,
 ) -> dict:
-	"""Persist a Queued run for the current user and start it (in the background unless ``now``)."""
+	"""Persist a Queued run for the current user and start it (in the background unless ``now``).
+
+	``attachments``: names of Files the user uploaded, read here so a bad one is refused at once."""
 	user = frappe.session.user
 	prompt = check_prompt(prompt)
 	agent = agents.load_agent(agent_name)
 	if not can_run_agent(agent, user):
 		frappe.throw(_("You are not allowed to run the agent {0}.").format(frappe.bold(agent.name)), frappe.PermissionError)
 	agents.check_provider(agent.model)  # a provider without a key fails here, before any row is written
+	files = read_attachments(agent, parse_names(attachments), user)
 	conversation = resolve_conversation(
 		agent.name, user, conversation_id, channel_id, external_id, bool(agent.persist_conversation)
 	)
@@ -91,6 +97,7 @@ def queue_run(
 			"user": user,
 			"channel": channel_id or "api",
 			"prompt": prompt,
+			"attachments": json.dumps(files) if files else None,
 			"status": "Queued",
 			"sequence": next_sequence(conversation, "last_run_sequence"),
 			"provider": agent.provider,
@@ -250,7 +257,7 @@ def heartbeat(lock):
 # --- executing ---------------------------------------------------------------------------------
 
 
-RUN_FIELDS = ["name", "agent", "conversation", "user", "prompt", "status", "model"]
+RUN_FIELDS = ["name", "agent", "conversation", "user", "prompt", "attachments", "status", "model"]
 
 
 def execute_run(run_name: str, beat: Beat) -> None:
@@ -279,8 +286,9 @@ def execute_run(run_name: str, beat: Beat) -> None:
 			chain=(agent.name,),
 			max_depth=agent.get("max_agent_depth") or 2,
 		)
-		prepared = agents.prepare_run(agent, run.conversation, run.prompt, ctx)
-		recorder.message("user", "Message", run.prompt)
+		files = json.loads(run.attachments) if run.attachments else []
+		prepared = agents.prepare_run(agent, run.conversation, with_attachments(run.prompt, files), ctx)
+		recorder.message("user", "Message", run.prompt, raw_payload=json.dumps({"attachments": files}) if files else None)
 		frappe.db.commit()
 		result = loop(prepared, recorder, agent.model, cancel_of=run.name)
 		result.usage += prepared.summary_usage

@@ -56,6 +56,7 @@ class StreamRenderer(BaseRenderer):
 				conversation_id=form.get("conversation_id"),
 				channel_id=form.get("channel_id"),
 				external_id=form.get("external_id"),
+				attachments=form.get("attachments"),
 			)
 			frappe.db.commit()  # the worker and this stream both need the run committed now
 			return sse(queued["run"], "0-0")

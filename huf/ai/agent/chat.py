@@ -9,6 +9,7 @@ from frappe.utils import cint, sbool
 
 from huf.ai import agents, runs
 from huf.ai.agent.feedback import ratings_of
+from huf.ai.attachments import shown
 from huf.ai.conversations import new_conversation_for
 from huf.permissions import is_manager, runnable_agents
 
@@ -24,16 +25,21 @@ def _chat_agent(agent_name: str):
 
 @frappe.whitelist(methods=["POST"])
 def send_agent_chat_message(
-	agent_name: str, message: str, conversation_id: str | None = None, new_conversation: bool | int | str = False
+	agent_name: str,
+	message: str,
+	conversation_id: str | None = None,
+	new_conversation: bool | int | str = False,
+	attachments: list[str] | str | None = None,
 ) -> dict:
 	"""Queue the user's message as a run; the answer streams on /huf/stream/run/<run>.
 
 	Without ``conversation_id`` it goes to the user's current chat with the agent, or to a new one
-	when ``new_conversation`` is set (a refusal rolls the request back, the new conversation with it)."""
+	when ``new_conversation`` is set (a refusal rolls the request back, the new conversation with it).
+	``attachments``: names of Files the caller uploaded, when the agent takes files."""
 	agent = _chat_agent(agent_name)
 	if not conversation_id and sbool(new_conversation) and frappe.session.user != "Guest":
 		conversation_id = new_conversation_for(agent.name, frappe.session.user, "chat")
-	return runs.queue_run(agent_name, message, conversation_id=conversation_id, channel_id="chat")
+	return runs.queue_run(agent_name, message, conversation_id=conversation_id, channel_id="chat", attachments=attachments)
 
 
 @frappe.whitelist()
@@ -73,7 +79,8 @@ def get_agent_chat_messages(conversation_id: str, before_sequence: int | None = 
 		"Agent Message",
 		filters=filters,
 		fields=[
-			"name", "sequence", "role", "kind", "content", "tool_name", "tool_call_id", "tool_calls", "tool_status", "agent_run", "creation"
+			"name", "sequence", "role", "kind", "content", "tool_name", "tool_call_id", "tool_calls", "tool_status", "agent_run", "creation",
+			"raw_payload",
 		],
 		order_by="sequence desc",
 		limit=limit + 1,
@@ -84,6 +91,7 @@ def get_agent_chat_messages(conversation_id: str, before_sequence: int | None = 
 	ratings = ratings_of(frappe.session.user, [m.name for m in messages if m.role == "agent"])
 	for message in messages:
 		message["feedback"] = ratings.get(message.name)
+		message["attachments"] = shown(message.pop("raw_payload")) if message.role == "user" else []
 	run_names = list({m.agent_run for m in messages if m.agent_run})
 	usage = frappe.get_all(
 		"Agent Run",

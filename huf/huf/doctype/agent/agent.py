@@ -26,6 +26,7 @@ class Agent(Document):
 		agent_tool: DF.Table[AgentTool]
 		agent_users: DF.Table[AgentUser]
 		allow_chat: DF.Check
+		allow_file_attachments: DF.Check
 		allow_guest: DF.Check
 		autonaming_of_conversation_title: DF.Check
 		context_strategy: DF.Literal["None", "FIFO", "Summarize"]

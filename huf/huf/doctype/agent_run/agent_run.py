@@ -15,7 +15,8 @@ class AgentRun(Document):
 	if TYPE_CHECKING:
 		from frappe.types import DF
 
-		agent: DF.Link | None
+		agent: DF.Link
+		attachments: DF.JSON | None
 		cached_tokens: DF.Int
 		channel: DF.Data | None
 		conversation: DF.Link | None
