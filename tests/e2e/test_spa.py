@@ -176,3 +176,25 @@ def test_the_runs_list_learns_of_a_new_run_from_the_realtime_server(site, llm, r
 	frappe.db.commit()  # agent_run_status is sent to the owner after commit
 	expect(page.locator(f'a[href="/huf/runs/{run}"]')).to_be_visible(timeout=15_000)
 	context.close()
+
+
+def test_a_person_attaches_a_file_and_the_agent_reads_it(site, llm, workers, web, signed_in, tmp_path):
+	agent = fixtures.agent(llm, name="SPA Files Agent", allow_chat=1, allow_file_attachments=1)
+	user = make_user("spa-files@huf.test", ["Huf User"])
+	notes = tmp_path / "meeting-notes.txt"
+	notes.write_text("Decision: ship the beta on Friday.")
+	llm.script(text("You decided to ship the beta on Friday."))
+	workers.start(1)
+	page = signed_in(user)
+	page.goto(f"/huf/chat/{agent.replace(' ', '%20')}")
+	page.get_by_test_id("attach-input").set_input_files(str(notes))
+	expect(page.get_by_role("button", name="Remove meeting-notes.txt")).to_be_visible()
+	page.get_by_label(f"Message to {agent}").fill("What did we decide?")
+	page.get_by_role("button", name="Send").click()
+	page.get_by_test_id("answer").filter(has_text="ship the beta on Friday").wait_for()
+	expect(page.get_by_role("list", name="Attached files").get_by_role("link", name="meeting-notes.txt")).to_be_visible()
+	sent = llm.chat_requests[-1]["body"]["messages"][-1]["content"]
+	assert sent.startswith("What did we decide?") and "Decision: ship the beta on Friday." in sent
+	page.reload()  # from the stored history, the file is still shown with the message
+	expect(page.get_by_role("list", name="Attached files").get_by_role("link", name="meeting-notes.txt")).to_be_visible()
+	shot(page, "chat-attachment")

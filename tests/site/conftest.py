@@ -101,9 +101,7 @@ class Workers:
 
 	def start(self, count: int = 1, command: str = "worker") -> None:
 		"""``command``: ``worker`` (Frappe's, a fork per job) or ``huf-worker`` (Huf's, no fork)."""
-		env = dict(os.environ, LITELLM_LOCAL_MODEL_COST_MAP="True", HUF_TEST_SITE=site)
-		if dev_server:  # as `bench start` serves: pages point the browser at the realtime server's own port
-			env["DEV_SERVER"] = "1"
+		env = dict(os.environ, LITELLM_LOCAL_MODEL_COST_MAP="True")
 		for _ in range(count):
 			self.procs.append(
 				subprocess.Popen(

@@ -92,6 +92,16 @@ export async function saveDoc<T>(doctype: string, doc: Record<string, unknown>, 
 	return (await request<{ data: T }>(resource(doctype, name), init)).data;
 }
 
+export type UploadedFile = { name: string; file_name: string; file_url: string };
+
+/** Uploads a file as a private file of the signed-in person. */
+export async function uploadFile(file: File): Promise<UploadedFile> {
+	const form = new FormData();
+	form.append("file", file, file.name);
+	form.append("is_private", "1");
+	return (await request<{ message: UploadedFile }>("/api/method/upload_file", { method: "POST", body: form })).message;
+}
+
 export async function deleteDoc(doctype: string, name: string): Promise<void> {
 	await request(resource(doctype, name), { method: "DELETE" });
 }

@@ -13,6 +13,7 @@ export type AgentDraft = {
 	agent_tool: { tool: string }[];
 	allow_chat: 0 | 1;
 	allow_guest: 0 | 1;
+	allow_file_attachments: 0 | 1;
 	run_immediately: 0 | 1;
 	agent_users: { user: string }[];
 	agent_roles: { role: string }[];
@@ -34,7 +35,7 @@ export const MAX_TURNS_LIMIT = 50;
 export function emptyAgent(): AgentDraft {
 	return {
 		agent_name: "", description: "", disabled: 0, provider: "", model: "", instructions: "", temperature: 1, top_p: 1,
-		agent_tool: [], allow_chat: 1, allow_guest: 0, run_immediately: 0, agent_users: [], agent_roles: [],
+		agent_tool: [], allow_chat: 1, allow_guest: 0, allow_file_attachments: 0, run_immediately: 0, agent_users: [], agent_roles: [],
 		persist_conversation: 1, autonaming_of_conversation_title: 0, context_strategy: "FIFO", history_limit: 20,
 		summary_ratio: 0.7, max_turns: 10, max_context_chars: 20000, max_agent_depth: 2,
 	};

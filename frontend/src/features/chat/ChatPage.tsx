@@ -42,7 +42,7 @@ export function ChatPage() {
 		);
 	}
 	if (!agent) return <Loading />;
-	const known = agents.data.some((a) => a.name === agent);
+	const current = agents.data.find((a) => a.name === agent);
 
 	return (
 		<div className="flex h-[calc(100vh-3.25rem)] flex-col md:h-screen md:flex-row">
@@ -87,8 +87,8 @@ export function ChatPage() {
 					) : null}
 					<h1 className="truncate text-base font-semibold">{agent}</h1>
 				</header>
-				{known ? (
-					<ChatView agent={agent} conversation={conversation ?? null} onConversation={(c) => navigate(chatPath(agent, c), { replace: true })} />
+				{current ? (
+					<ChatView agent={agent} allowFiles={Boolean(current.allow_file_attachments)} conversation={conversation ?? null} onConversation={(c) => navigate(chatPath(agent, c), { replace: true })} />
 				) : (
 					<div className="p-4">
 						<ErrorNote error={`You can't chat with “${agent}”: it doesn't exist, isn't open for chat, or isn't shared with you.`} />

@@ -1,4 +1,5 @@
 import { useInfiniteQuery, useQueryClient } from "@tanstack/react-query";
+import { Paperclip } from "lucide-react";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { Button } from "../../components/ui/button";
 import { ErrorNote, Loading } from "../../components/ui/status";
@@ -6,12 +7,12 @@ import { RunStream } from "../../lib/sse";
 import { chatApi } from "./api";
 import { Answer } from "./Answer";
 import { Composer } from "./Composer";
-import { applyEvent, itemsFromMessages, newAnswer, type AnswerItem, type ChatItem } from "./state";
+import { applyEvent, itemsFromMessages, newAnswer, type AnswerItem, type ChatItem, type FileRef } from "./state";
 
-type Live = { user: string | null; answer: AnswerItem };
-type ChatViewProps = { agent: string; conversation: string | null; onConversation: (conversation: string) => void };
+type Live = { user: string | null; files: FileRef[]; answer: AnswerItem };
+type ChatViewProps = { agent: string; allowFiles: boolean; conversation: string | null; onConversation: (conversation: string) => void };
 
-export function ChatView({ agent, conversation, onConversation }: ChatViewProps) {
+export function ChatView({ agent, allowFiles, conversation, onConversation }: ChatViewProps) {
 	const queryClient = useQueryClient();
 	const [live, setLive] = useState<Live | null>(null);
 	const [reconnecting, setReconnecting] = useState(false);
@@ -63,15 +64,15 @@ export function ChatView({ agent, conversation, onConversation }: ChatViewProps)
 	const activeRun = pages.data?.pages[0]?.active_run ?? null;
 	useEffect(() => {
 		if (activeRun && conversation && !live) {
-			setLive({ user: null, answer: newAnswer("live", activeRun) });
+			setLive({ user: null, files: [], answer: newAnswer("live", activeRun) });
 			follow(activeRun, conversation);
 		}
 	}, [activeRun, conversation, live, follow]);
 
-	const send = async (text: string) => {
-		setLive({ user: text, answer: newAnswer("live") });
+	const send = async (text: string, files: FileRef[] = []) => {
+		setLive({ user: text, files, answer: newAnswer("live") });
 		try {
-			const queued = await chatApi.send(agent, text, conversation);
+			const queued = await chatApi.send(agent, text, conversation, files.map((f) => f.file));
 			setLive((current) => current && { ...current, answer: { ...current.answer, run: queued.run } });
 			if (queued.conversation !== conversation) {
 				adopted.current = queued.conversation;
@@ -122,14 +123,14 @@ export function ChatView({ agent, conversation, onConversation }: ChatViewProps)
 				{!conversation && !live ? <p className="text-center text-sm text-slate-500">Ask {agent} anything to start a new conversation.</p> : null}
 				{items.map((item) =>
 					item.kind === "user" ? (
-						<UserBubble key={item.key} text={item.text} />
+						<UserBubble key={item.key} text={item.text} files={item.attachments} />
 					) : (
 						<Answer key={item.key} answer={item} onRetry={!live && item === last && canRetry && retryText ? () => void send(retryText) : undefined} />
 					),
 				)}
 				{live ? (
 					<>
-						{live.user ? <UserBubble text={live.user} /> : null}
+						{live.user ? <UserBubble text={live.user} files={live.files} /> : null}
 						<Answer answer={live.answer} onRetry={canRetry && retryText ? () => void send(retryText) : undefined} />
 					</>
 				) : null}
@@ -140,17 +141,29 @@ export function ChatView({ agent, conversation, onConversation }: ChatViewProps)
 				) : null}
 				<div ref={logEnd} />
 			</div>
-			<Composer agent={agent} busy={busy} onSend={(text) => void send(text)} onStop={stop} />
+			<Composer agent={agent} allowFiles={allowFiles} busy={busy} onSend={(text, files) => void send(text, files.map((f) => ({ file: f.name, file_name: f.file_name, file_url: f.file_url })))} onStop={stop} />
 		</div>
 	);
 }
 
-function UserBubble({ text }: { text: string }) {
+function UserBubble({ text, files }: { text: string; files: FileRef[] }) {
 	return (
-		<div className="flex justify-end">
+		<div className="grid justify-items-end gap-1">
 			<p className="max-w-[85%] whitespace-pre-wrap rounded-lg bg-blue-600 px-4 py-2 text-sm text-white" data-testid="user-message">
 				{text}
 			</p>
+			{files.length ? (
+				<ul className="flex flex-wrap justify-end gap-1" aria-label="Attached files">
+					{files.map((file) => (
+						<li key={file.file}>
+							<a href={file.file_url} target="_blank" rel="noopener noreferrer" className="inline-flex items-center gap-1 rounded-full border border-slate-200 bg-white px-2 py-0.5 text-xs text-slate-700 hover:bg-slate-50">
+								<Paperclip className="h-3 w-3" aria-hidden />
+								{file.file_name}
+							</a>
+						</li>
+					))}
+				</ul>
+			) : null}
 		</div>
 	);
 }

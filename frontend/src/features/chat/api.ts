@@ -1,7 +1,7 @@
 import { call } from "../../lib/api";
 import type { StoredMessage, StoredRun } from "./state";
 
-export type ChatAgent = { name: string; description: string };
+export type ChatAgent = { name: string; description: string; allow_file_attachments: 0 | 1 };
 export type Conversation = { name: string; title: string | null; creation: string; total_messages: number };
 export type MessagePage = { conversation: string; agent: string; title: string | null; messages: StoredMessage[]; has_more: boolean; runs: Record<string, StoredRun>; active_run: string | null };
 
@@ -10,10 +10,10 @@ export const chatApi = {
 	conversations: (agent: string) => call<Conversation[]>("huf.ai.agent.chat.get_chat_conversations", { agent_name: agent }),
 	messages: (conversation: string, before?: number) =>
 		call<MessagePage>("huf.ai.agent.chat.get_agent_chat_messages", { conversation_id: conversation, ...(before ? { before_sequence: before } : {}) }),
-	send: (agent: string, message: string, conversation: string | null) =>
+	send: (agent: string, message: string, conversation: string | null, attachments: string[] = []) =>
 		call<{ run: string; conversation: string }>(
 			"huf.ai.agent.chat.send_agent_chat_message",
-			{ agent_name: agent, message, ...(conversation ? { conversation_id: conversation } : { new_conversation: 1 }) },
+			{ agent_name: agent, message, ...(conversation ? { conversation_id: conversation } : { new_conversation: 1 }), ...(attachments.length ? { attachments } : {}) },
 			true,
 		),
 	cancel: (run: string) => call("huf.ai.agent.integration.cancel_agent_run", { run }, true),

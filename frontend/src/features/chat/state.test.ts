@@ -22,7 +22,7 @@ describe("itemsFromMessages", () => {
 		);
 
 		expect(items).toEqual([
-			{ kind: "user", key: "m1", text: "Weather in Paris?", run: "run-1" },
+			{ kind: "user", key: "m1", text: "Weather in Paris?", run: "run-1", attachments: [] },
 			{
 				...newAnswer("answer-run-1", "run-1"),
 				status: "done",

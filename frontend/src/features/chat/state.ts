@@ -4,7 +4,8 @@
 
 export type ToolStep = { id: string; name: string; arguments: string; result: string | null; ok: boolean | null; durationMs: number | null };
 
-export type UserItem = { kind: "user"; key: string; text: string; run: string | null };
+export type FileRef = { file: string; file_name: string; file_url: string };
+export type UserItem = { kind: "user"; key: string; text: string; run: string | null; attachments: FileRef[] };
 export type AnswerItem = {
 	kind: "answer";
 	key: string;
@@ -32,6 +33,7 @@ export type StoredMessage = {
 	tool_status: string | null;
 	agent_run: string | null;
 	feedback: string | null;
+	attachments?: FileRef[];
 };
 
 type OpenAICall = { id: string; function: { name: string; arguments: string } };
@@ -59,7 +61,7 @@ export function itemsFromMessages(messages: StoredMessage[], runs: Record<string
 	};
 	for (const message of messages) {
 		if (message.role === "user") {
-			items.push({ kind: "user", key: message.name, text: message.content ?? "", run: message.agent_run });
+			items.push({ kind: "user", key: message.name, text: message.content ?? "", run: message.agent_run, attachments: message.attachments ?? [] });
 			continue;
 		}
 		const answer = answerFor(message);
