@@ -3,6 +3,7 @@ import { Navigate, Route, Routes } from "react-router";
 import { Layout } from "./components/Layout";
 import { ErrorNote, Loading } from "./components/ui/status";
 import { ChatPage } from "./features/chat/ChatPage";
+import { ApiError } from "./lib/api";
 import { useMe } from "./lib/me";
 
 // Chat is the first screen most people see, so it ships with the first load; the rest load on demand.
@@ -20,6 +21,17 @@ function Allowed({ when, children }: { when: boolean; children: ReactNode }) {
 export function App() {
 	const me = useMe();
 	if (me.isPending) return <Loading label="Starting Huf…" />;
+	const signedOut = me.isError ? me.error instanceof ApiError && me.error.status === 403 : me.data.user === "Guest";
+	if (signedOut) {
+		return (
+			<main className="mx-auto mt-16 grid max-w-md gap-3 p-6 text-center">
+				<h1 className="text-lg font-semibold">Sign in to use Huf</h1>
+				<a className="text-blue-700 underline" href={`/login?redirect-to=${encodeURIComponent(window.location.pathname)}`}>
+					Sign in
+				</a>
+			</main>
+		);
+	}
 	if (me.isError) return <ErrorNote error={me.error} />;
 	const can = me.data.capabilities;
 	return (
