@@ -198,3 +198,57 @@ def test_a_person_attaches_a_file_and_the_agent_reads_it(site, llm, workers, web
 	page.reload()  # from the stored history, the file is still shown with the message
 	expect(page.get_by_role("list", name="Attached files").get_by_role("link", name="meeting-notes.txt")).to_be_visible()
 	shot(page, "chat-attachment")
+
+
+def test_stop_try_again_and_a_dropped_connection_in_chat(site, llm, workers, web, signed_in):
+	agent = fixtures.agent(llm, name="SPA Stop Agent", allow_chat=1)
+	user = make_user("spa-stop@huf.test", ["Huf User"])
+	words = " ".join(f"w{i}" for i in range(1, 13))
+	llm.script(
+		text("one two three four five six seven eight nine ten", chunks=10, delay=0.5),
+		text(words, chunks=12, delay=0.4),
+	)
+	workers.start(1)
+	page = signed_in(user)
+	attaches = []  # each time the app (re)connects to a run's stream: (run, Last-Event-ID it sent)
+	page.on("request", lambda r: "/huf/stream/run/" in r.url and attaches.append((r.url.rsplit("/", 1)[-1], r.headers.get("last-event-id"))))
+	page.goto(f"/huf/chat/{agent.replace(' ', '%20')}")
+	page.get_by_label(f"Message to {agent}").fill("count slowly")
+	page.keyboard.press("Enter")
+	page.get_by_test_id("answer").filter(has_text="two").wait_for()
+	page.get_by_role("button", name="Stop").click()
+	stopped = page.locator('[data-testid="answer"][data-status="cancelled"]')
+	expect(stopped.get_by_text("Stopped.")).to_be_visible(timeout=15_000)
+	assert "ten" not in stopped.inner_text()
+
+	# Try again sends the same question; halfway through, the connection to the server drops.
+	stopped.get_by_role("button", name="Try again").click()
+	page.get_by_test_id("answer").filter(has_text="w3").wait_for()
+	web.restart()  # every open connection drops; the run goes on in its worker
+	final = page.get_by_test_id("answer").filter(has_text="w12")
+	expect(final.get_by_test_id("usage")).to_be_visible(timeout=30_000)
+	assert final.locator(".prose-chat").inner_text().strip() == words  # nothing lost, nothing twice
+	frappe.db.commit()
+	second = frappe.get_all("Agent Run", {"agent": agent}, pluck="name", order_by="creation desc", limit=1)[0]
+	ids = [last_id for run, last_id in attaches if run == second]
+	assert ids[0] == "0-0" and len(ids) >= 2 and all(i != "0-0" for i in ids[1:]), ids  # resumed after what it had
+	asked = [m for m in llm.chat_requests if m["body"]["messages"][-1]["content"] == "count slowly"]
+	assert len(asked) == 2
+
+
+def test_leaving_the_agent_editor_with_unsaved_changes_asks_first(site, llm, web, signed_in):
+	agent = fixtures.agent(llm, name="SPA Guarded Agent", allow_chat=1)
+	page = signed_in(make_user("spa-guard@huf.test", ["Huf Manager"]))
+	page.goto(f"/huf/agents/{agent.replace(' ', '%20')}")
+	form = page.get_by_role("form", name="Agent settings")
+	form.get_by_label("Description").fill("A change nobody saved")
+	page.get_by_role("navigation", name="Main").get_by_role("link", name="Runs").click()
+	guard = page.get_by_role("alertdialog")
+	expect(guard).to_contain_text("unsaved changes")
+	guard.get_by_role("button", name="Stay").click()
+	expect(form.get_by_label("Description")).to_have_value("A change nobody saved")
+	page.get_by_role("navigation", name="Main").get_by_role("link", name="Runs").click()
+	page.get_by_role("alertdialog").get_by_role("button", name="Leave").click()
+	page.get_by_role("heading", name="Runs").wait_for()
+	frappe.db.commit()
+	assert not frappe.db.get_value("Agent", agent, "description")

@@ -206,18 +206,30 @@ class Web:
 			self.port = s.getsockname()[1]
 		self.site = site
 		self.base = f"http://127.0.0.1:{self.port}"
-		env = dict(os.environ, LITELLM_LOCAL_MODEL_COST_MAP="True", HUF_TEST_SITE=site)
+		self.env = dict(os.environ, LITELLM_LOCAL_MODEL_COST_MAP="True", HUF_TEST_SITE=site)
 		if dev_server:  # as `bench start` serves: pages point the browser at the realtime server's own port
-			env["DEV_SERVER"] = "1"
+			self.env["DEV_SERVER"] = "1"
+		self.args = ["-w", str(workers), "--threads", str(threads), "-t", "120", "--pythonpath", str(ROOT), "tests.support.wsgi:application"]
+		self.start()
+
+	def start(self) -> None:
 		self.proc = subprocess.Popen(
-			[sys.executable, "-m", "gunicorn", "-b", f"127.0.0.1:{self.port}", "-w", str(workers), "--threads", str(threads), "-t", "120", "--pythonpath", str(ROOT), "tests.support.wsgi:application"],
+			[sys.executable, "-m", "gunicorn", "-b", f"127.0.0.1:{self.port}", *self.args],
 			cwd=os.getcwd(),
-			env=env,
+			env=self.env,
 			stdout=subprocess.DEVNULL,
 			stderr=subprocess.DEVNULL,
 			start_new_session=True,
 		)
 		wait_for(self._up, 60, 0.2, "the web server")
+
+	def restart(self) -> None:
+		"""Drop every open connection (a network failure, as clients see it) and serve again on the same port.
+
+		SIGKILL to the whole group: a quick shutdown (SIGINT) lets workers finish the streams they serve."""
+		os.killpg(self.proc.pid, signal.SIGKILL)
+		self.proc.wait()
+		self.start()
 
 	def _up(self) -> bool:
 		import requests

@@ -96,7 +96,7 @@ def get_agent_chat_messages(conversation_id: str, before_sequence: int | None = 
 	usage = frappe.get_all(
 		"Agent Run",
 		filters={"name": ["in", run_names]},
-		fields=["name", "status", "input_tokens", "output_tokens", "total_tokens", "total_cost", "duration_seconds"],
+		fields=["name", "status", "response", "error_message", "input_tokens", "output_tokens", "total_tokens", "total_cost", "duration_seconds"],
 		ignore_permissions=True,  # the conversation's runs; ownership was checked above
 	) if run_names else []
 	return {

@@ -154,3 +154,21 @@ describe("itemsFromMessages with the runs' outcome", () => {
 		expect(failed?.kind === "answer" && failed.usage).toBeNull();
 	});
 });
+
+describe("itemsFromMessages for answers that ended early", () => {
+	const user = (run: string) => message({ name: `u-${run}`, role: "user", kind: "Message", content: "count", agent_run: run });
+	const ended = (status: string, response: string, error_message: string | null = null): StoredRun => ({ status, response, error_message, input_tokens: 0, output_tokens: 0, total_tokens: 0, total_cost: 0, duration_seconds: null });
+
+	it("shows a stopped answer that has no stored reply with the text it had", () => {
+		const items = itemsFromMessages([user("r1")], { r1: ended("Cancelled", "one two") });
+		expect(items.map((item) => item.kind)).toEqual(["user", "answer"]);
+		expect(items[1]).toMatchObject({ kind: "answer", status: "cancelled", text: "one two", error: null });
+	});
+
+	it("shows a failed answer's reason once, even when an Error row is stored too", () => {
+		const error = message({ name: "e1", role: "agent", kind: "Error", content: "The provider refused the key.", agent_run: "r2" });
+		const items = itemsFromMessages([user("r2"), error], { r2: ended("Failed", "", "The provider refused the key.") });
+		expect(items).toHaveLength(2);
+		expect(items[1]).toMatchObject({ status: "failed", error: "The provider refused the key." });
+	});
+});

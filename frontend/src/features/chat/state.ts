@@ -42,7 +42,7 @@ export function newAnswer(key: string, run: string | null = null): AnswerItem {
 	return { kind: "answer", key, run, text: "", tools: [], status: "running", error: null, usage: null, message: null, feedback: null };
 }
 
-export type StoredRun = { status: string; input_tokens: number; output_tokens: number; total_tokens: number; total_cost: number; duration_seconds: number | null };
+export type StoredRun = { status: string; response?: string | null; error_message?: string | null; input_tokens: number; output_tokens: number; total_tokens: number; total_cost: number; duration_seconds: number | null };
 
 /** Turns stored messages (oldest first) into chat items: one answer per run, its tools inside it. */
 export function itemsFromMessages(messages: StoredMessage[], runs: Record<string, StoredRun> = {}): ChatItem[] {
@@ -53,7 +53,11 @@ export function itemsFromMessages(messages: StoredMessage[], runs: Record<string
 		let answer = answers.get(run);
 		if (!answer) {
 			const stored = message.agent_run ? runs[message.agent_run] : undefined;
-			answer = { ...newAnswer(`answer-${run}`, message.agent_run), status: stored?.status === "Cancelled" ? "cancelled" : stored?.status === "Failed" ? "failed" : "done", usage: stored ? usageOf(stored) : null };
+			const status = stored?.status === "Cancelled" ? "cancelled" : stored?.status === "Failed" ? "failed" : "done";
+			// A stopped or failed answer may have no stored reply: show the text it had, and why it ended.
+			const text = status === "done" ? "" : (stored?.response ?? "");
+			const error = status === "failed" ? (stored?.error_message ?? null) : null;
+			answer = { ...newAnswer(`answer-${run}`, message.agent_run), status, text, error, usage: stored ? usageOf(stored) : null };
 			answers.set(run, answer);
 			items.push(answer);
 		}
@@ -62,6 +66,8 @@ export function itemsFromMessages(messages: StoredMessage[], runs: Record<string
 	for (const message of messages) {
 		if (message.role === "user") {
 			items.push({ kind: "user", key: message.name, text: message.content ?? "", run: message.agent_run, attachments: message.attachments ?? [] });
+			const ended = message.agent_run ? runs[message.agent_run]?.status : undefined;
+			if (ended === "Cancelled" || ended === "Failed") answerFor({ ...message, role: "agent" });
 			continue;
 		}
 		const answer = answerFor(message);
