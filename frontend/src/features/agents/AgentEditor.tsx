@@ -208,6 +208,26 @@ function Editor({ isNew, initial, providers, tools }: EditorProps) {
 						{draft.context_strategy !== "None" ? number("history_limit", "Messages to keep") : null}
 						{draft.context_strategy === "Summarize" ? number("summary_ratio", "Share of history to summarize", "0.7 folds the oldest 70% into a summary.", "0.05") : null}
 					</div>
+					{draft.context_strategy === "Summarize" ? (
+						<>
+							<Field label="Model that writes summaries" error={errors.summary_model} hint="A cheaper model can write summaries. Empty: the agent's own model.">
+								{(props) => (
+									<Select value={draft.summary_model} onChange={(e) => set("summary_model", e.target.value)} {...props}>
+										<option value="">The agent's own model</option>
+										{models.map((m) => (
+											<option key={m.name} value={m.name}>{m.name}</option>
+										))}
+									</Select>
+								)}
+							</Field>
+							<Field label="How to summarize" hint="Optional instructions for the summary. {summary_data} stands for the messages being summarized.">
+								{(props) => <Textarea rows={4} className="font-mono" value={draft.summary_prompt} onChange={(e) => set("summary_prompt", e.target.value)} {...props} />}
+							</Field>
+						</>
+					) : null}
+					{check("persist_user_history", "Runs started by documents and schedules keep a history per person")}
+					{check("enable_conversation_data", "The agent may remember values for the rest of a conversation")}
+					{check("inject_conversation_data", "Show the remembered values to the agent on every turn")}
 				</Section>
 
 				<Section title="Limits">

@@ -44,3 +44,11 @@ describe("fieldOfServerError", () => {
 		expect(fieldOfServerError("Something else", "ValidationError")).toBeNull();
 	});
 });
+
+describe("validateAgent: the summary model", () => {
+	it("must be available when summaries are on, and is ignored otherwise", () => {
+		expect(validateAgent(agent({ context_strategy: "Summarize", summary_model: "gone" }), known).summary_model).toBeDefined();
+		expect(validateAgent(agent({ context_strategy: "Summarize", summary_model: "gpt-4o-mini" }), known)).toEqual({});
+		expect(validateAgent(agent({ context_strategy: "FIFO", summary_model: "gone" }), known)).toEqual({});
+	});
+});

@@ -18,6 +18,11 @@ export type AgentDraft = {
 	agent_users: { user: string }[];
 	agent_roles: { role: string }[];
 	persist_conversation: 0 | 1;
+	persist_user_history: 0 | 1;
+	enable_conversation_data: 0 | 1;
+	inject_conversation_data: 0 | 1;
+	summary_model: string;
+	summary_prompt: string;
 	autonaming_of_conversation_title: 0 | 1;
 	context_strategy: "None" | "FIFO" | "Summarize";
 	history_limit: number;
@@ -36,7 +41,8 @@ export function emptyAgent(): AgentDraft {
 	return {
 		agent_name: "", description: "", disabled: 0, provider: "", model: "", instructions: "", temperature: 1, top_p: 1,
 		agent_tool: [], allow_chat: 1, allow_guest: 0, allow_file_attachments: 0, run_immediately: 0, agent_users: [], agent_roles: [],
-		persist_conversation: 1, autonaming_of_conversation_title: 0, context_strategy: "FIFO", history_limit: 20,
+		persist_conversation: 1, persist_user_history: 1, enable_conversation_data: 0, inject_conversation_data: 0, summary_model: "", summary_prompt: "",
+		autonaming_of_conversation_title: 0, context_strategy: "FIFO", history_limit: 20,
 		summary_ratio: 0.7, max_turns: 10, max_context_chars: 20000, max_agent_depth: 2,
 	};
 }
@@ -58,6 +64,7 @@ export function validateAgent(draft: AgentDraft, modelProvider: (model: string) 
 	if (draft.context_strategy === "Summarize" && !(draft.summary_ratio > 0 && draft.summary_ratio < 1)) errors.summary_ratio = "Use a number above 0 and below 1, e.g. 0.7.";
 	if (!(draft.max_context_chars >= 0)) errors.max_context_chars = "This can't be negative.";
 	if (!(draft.max_agent_depth >= 0)) errors.max_agent_depth = "This can't be negative.";
+	if (draft.context_strategy === "Summarize" && draft.summary_model && !modelProvider(draft.summary_model)) errors.summary_model = "This model isn't available. Pick another, or leave it empty to use the agent's model.";
 	const tools = draft.agent_tool.map((row) => row.tool);
 	if (new Set(tools).size !== tools.length) errors.agent_tool = "A tool is in the list twice.";
 	return errors;
