@@ -117,7 +117,8 @@ export function Composer({ busy, onSend, onStop, agent, allowFiles = false, uplo
 					value={text}
 					onChange={(event) => setText(event.target.value)}
 					onKeyDown={onKeyDown}
-					placeholder={`Message ${agent}… (Enter to send, Shift+Enter for a new line)`}
+					placeholder={`Message ${agent}…`}
+					aria-describedby="chat-composer-hint"
 					className="max-h-48 min-h-[2.5rem] flex-1 resize-y rounded-md border border-slate-300 px-3 py-2 text-sm focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-blue-500"
 				/>
 				{busy ? (
@@ -132,6 +133,9 @@ export function Composer({ busy, onSend, onStop, agent, allowFiles = false, uplo
 					</Button>
 				)}
 			</div>
+			<p id="chat-composer-hint" className="hidden text-xs text-slate-500 md:block">
+				Enter sends · Shift+Enter starts a new line
+			</p>
 		</form>
 	);
 }
