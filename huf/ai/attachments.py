@@ -32,6 +32,8 @@ def read_attachments(agent, names: list[str], user: str) -> list[dict]:
 	"""Each file's name, address and text, in order; a refusal a person can act on otherwise."""
 	if not names:
 		return []
+	if user == "Guest":  # guests' uploads all share one owner, so ownership would prove nothing
+		frappe.throw(_("Sign in to attach files."), frappe.PermissionError)
 	if not agent.get("allow_file_attachments"):
 		frappe.throw(_("The agent {0} does not take files. Send the message without them, or tick Allow File Attachments on the agent.").format(frappe.bold(agent.name)))
 	if len(names) > MAX_FILES:

@@ -8,6 +8,7 @@ import frappe
 import pytest
 
 from huf.ai.agent.chat import get_agent_chat_messages, send_agent_chat_message
+from huf.ai.attachments import read_attachments
 from tests.engine.test_attachments import pdf
 from tests.site import fixtures
 from tests.site.conftest import as_user, make_user
@@ -66,3 +67,5 @@ def test_refused_attachments_write_nothing(site, llm):
 			send_agent_chat_message(agent, "read this", attachments=[mine, theirs, image, "a", "b", "c"])
 	frappe.db.rollback()
 	assert (runs_of(agent), runs_of(closed)) == before
+	with pytest.raises(frappe.PermissionError, match="Sign in to attach files"):
+		read_attachments(frappe.get_doc("Agent", agent), [mine], "Guest")

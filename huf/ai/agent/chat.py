@@ -105,7 +105,8 @@ def get_agent_chat_messages(conversation_id: str, before_sequence: int | None = 
 		"title": row.title,
 		"messages": messages,
 		"has_more": has_more,
-		"runs": {row.name: row for row in usage},
+		# the reply text of a run is in its messages; only a stopped or failed one may have none
+		"runs": {row.name: {**row, "response": None if row.status == "Success" else row.response} for row in usage},
 		"active_run": frappe.db.get_value(
 			"Agent Run", {"conversation": conversation_id, "status": ["in", ["Queued", "Started"]], "parent_run": ["is", "not set"]}, "name"
 		),
