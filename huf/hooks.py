@@ -58,5 +58,16 @@ huf_tools = ["huf.ai.tools.builtin.BUILTIN_TOOLS"]
 # The web app: /huf and every address under it load huf/www/huf.html (the app routes in the browser).
 website_route_rules = [{"from_route": "/huf/<path:app_path>", "to_route": "huf"}]
 
+# Doc Event triggers: every event Frappe 15 fires after the change it names. The hook costs a
+# dictionary lookup when no trigger listens (huf/ai/triggers/index.py).
+doc_events = {
+	"*": {
+		event: "huf.ai.triggers.doc_events.on_doc_event"
+		for event in (
+			"after_insert", "on_update", "on_submit", "on_cancel", "on_update_after_submit", "on_change", "on_trash", "after_delete", "after_rename"
+		)
+	}
+}
+
 # Server-sent event streams of agent runs: /huf/stream/<agent> (POST) and /huf/stream/run/<run> (GET).
 page_renderer = ["huf.ai.stream.StreamRenderer"]

@@ -54,6 +54,13 @@ class Agent(Document):
 
 	# end: auto-generated types
 
+	def on_update(self):
+		if self.disabled and self.has_value_changed("disabled"):
+			stop_triggers(self.name, _("The agent {0} was disabled.").format(self.name))
+
+	def on_trash(self):
+		stop_triggers(self.name, _("The agent {0} was deleted.").format(self.name), unlink=True)
+
 	def validate(self):
 		self.validate_model()
 		self.validate_sampling()
@@ -125,3 +132,15 @@ class Agent(Document):
 					title=_("Unknown Tool"),
 				)
 			seen.add(row.tool)
+
+
+def stop_triggers(agent: str, reason: str, unlink: bool = False) -> None:
+	"""Disable the agent's triggers and say why, rather than leave them to fail at every event."""
+	names = frappe.get_all("Agent Trigger", filters={"agent": agent}, pluck="name")
+	for name in names:
+		values = {"disabled": 1, "disabled_reason": reason, **({"agent": None} if unlink else {})}
+		frappe.db.set_value("Agent Trigger", name, values, update_modified=False)
+	if names:
+		from huf.ai.triggers import index
+
+		index.changed()

@@ -1,0 +1,116 @@
+"""What happens once a trigger matches: the condition, a dedupe, and a background job that runs the
+agent as the person who caused the event. Nothing here runs for documents no trigger listens to."""
+
+from __future__ import annotations
+
+import json
+from functools import partial
+
+import frappe
+from frappe import _
+from frappe.utils import cstr
+
+DEDUPE_SECONDS = 10
+MAX_SNAPSHOT_CHARS = 20_000
+MAX_CHANGED_FIELDS = 30
+SKIPPED_FIELDS = {"modified", "modified_by", "creation", "owner", "idx", "docstatus", "_user_tags", "_comments", "_assign", "_liked_by", "_seen"}
+
+
+def doc_event_matched(doc, event: str, triggers: list) -> None:
+	"""For each trigger whose condition holds: after the save commits, start its agent once."""
+	user = frappe.session.user
+	changes = changed_fields(doc) if event in ("on_update", "on_update_after_submit", "on_change") else []
+	snapshot = None
+	for trigger in triggers:
+		if trigger.condition and not condition_holds(trigger, doc):
+			continue
+		snapshot = snapshot or frappe.as_json(doc.as_dict(no_nulls=True))[:MAX_SNAPSHOT_CHARS]
+		context = {"kind": "doc_event", "event": event, "doctype": doc.doctype, "name": doc.name, "changes": changes, "document": snapshot}
+		# after commit: a rolled-back save starts nothing, and the worker sees what was saved
+		frappe.db.after_commit.add(partial(enqueue_once, trigger.name, f"{doc.doctype}:{doc.name}:{event}", user, context))
+
+
+def condition_holds(trigger, doc) -> bool:
+	"""The trigger's condition, with Frappe's safe evaluation; an error is recorded on the trigger and
+	never raised into the save that caused it."""
+	try:
+		return bool(frappe.safe_eval(trigger.condition, None, {"doc": doc}))
+	except Exception as error:  # noqa: BLE001 - any mistake in an admin's expression
+		message = _("The condition could not be evaluated on {0} {1}: {2}").format(doc.doctype, doc.name, cstr(error) or type(error).__name__)
+		frappe.db.after_commit.add(partial(record_error, trigger.name, message, commit=True))
+		return False
+
+
+def changed_fields(doc) -> list[dict]:
+	before = doc.get_doc_before_save()
+	if not before:
+		return []
+	changes = []
+	for field in doc.meta.fields:
+		name = field.fieldname
+		if name in SKIPPED_FIELDS or field.fieldtype in ("Table", "Table MultiSelect", "Section Break", "Column Break", "Tab Break"):
+			continue
+		old, new = before.get(name), doc.get(name)
+		if cstr(old) != cstr(new):
+			changes.append({"field": name, "label": field.label or name, "from": old, "to": new})
+	return changes[:MAX_CHANGED_FIELDS]
+
+
+def enqueue_once(trigger: str, subject: str | None, user: str, context: dict) -> None:
+	"""Start the trigger's job, unless the same trigger fired for the same ``subject`` moments ago
+	(an atomic SET NX with expiry: two saves racing still start one run). No subject: no dedupe."""
+	if subject:
+		key = frappe.cache.make_key(f"huf:trigger_dedupe:{trigger}:{subject}")
+		if not frappe.cache.set(key, 1, nx=True, ex=DEDUPE_SECONDS):
+			return
+	frappe.enqueue("huf.ai.triggers.fire.run_trigger", queue="long", trigger=trigger, user=user, context=context)
+
+
+def run_trigger(trigger: str, user: str, context: dict) -> dict | None:
+	"""The background job: run the trigger's agent as ``user`` with a prompt that says what happened."""
+	from huf.ai.runs import queue_run
+
+	row = frappe.db.get_value("Agent Trigger", trigger, ["name", "agent", "disabled"], as_dict=True)
+	if not row or row.disabled:
+		return None
+	frappe.set_user(user)
+	persist_per_user = frappe.db.get_value("Agent", row.agent, "persist_user_history")
+	try:
+		result = queue_run(
+			row.agent,
+			prompt_for(context),
+			channel_id="trigger",
+			external_id=f"{trigger}:{user}" if persist_per_user else trigger,
+			now=True,
+		)
+	except Exception as error:  # noqa: BLE001 - a refusal (agent disabled, no access) is recorded, not retried
+		frappe.db.rollback()
+		record_error(trigger, cstr(error) or type(error).__name__)
+		frappe.db.commit()
+		return None
+	frappe.db.set_value("Agent Trigger", trigger, "last_error", None, update_modified=False)
+	frappe.db.commit()
+	return result
+
+
+def prompt_for(context: dict) -> str:
+	"""The message the agent receives: the event, the document, and what changed."""
+	if context["kind"] == "doc_event":
+		lines = [f"Document event: {context['event']} on {context['doctype']} {context['name']}."]
+		if context.get("changes"):
+			lines.append("Changed fields:")
+			lines += [f"- {c['label']} ({c['field']}): {json.dumps(c['from'], default=str)} -> {json.dumps(c['to'], default=str)}" for c in context["changes"]]
+		lines.append(f"The document:\n```json\n{context['document']}\n```")
+		return "\n".join(lines)
+	if context["kind"] == "app_event":
+		payload = json.dumps(context.get("payload"), default=str, indent=1)[:MAX_SNAPSHOT_CHARS]
+		return f"App event: {context['event']} from {context['app']}.\nPayload:\n```json\n{payload}\n```"
+	return context.get("prompt") or f"Run started by hand from the trigger {context.get('trigger')}."
+
+
+def record_error(trigger: str, message: str, commit: bool = False) -> None:
+	"""Keep why the trigger could not start its agent on the trigger itself (``commit`` when called
+	after the request's own commit, which nothing follows)."""
+	frappe.db.set_value("Agent Trigger", trigger, "last_error", message[:1000], update_modified=False)
+	if commit:
+		frappe.db.commit()

@@ -1,0 +1,61 @@
+# Copyright (c) 2026, Huf contributors
+# For license information, please see license.txt
+
+import frappe
+from frappe import _
+from frappe.model.document import Document
+
+from huf.ai.triggers import index
+from huf.ai.triggers.doc_events import EVENTS
+
+AVAILABLE = ("Doc Event", "App Event", "Manual")
+# Huf's own records: an agent started by its own runs would start itself again.
+HUF_RECORDS = {"Agent Run", "Agent Message", "Agent Conversation", "Agent Tool Call", "Agent Trigger", "Agent Run Feedback"}
+
+
+class AgentTrigger(Document):
+	def autoname(self):
+		if not self.trigger_name:
+			what = {"Doc Event": f"{self.reference_doctype} {self.doc_event}", "App Event": f"{self.app_name} {self.event_name}"}
+			self.trigger_name = f"{self.agent}: {what.get(self.trigger_type, self.trigger_type)}"
+			if frappe.db.exists("Agent Trigger", self.trigger_name):
+				self.trigger_name += f" {frappe.generate_hash(length=4)}"
+		self.name = self.trigger_name
+
+	def validate(self):
+		if self.trigger_type not in AVAILABLE:
+			frappe.throw(
+				_("{0} triggers are not available yet. Use a Doc Event, App Event or Manual trigger.").format(self.trigger_type),
+				title=_("Not available yet"),
+			)
+		if self.trigger_type == "Doc Event":
+			self.validate_doc_event()
+		if self.trigger_type == "App Event" and not (self.app_name and self.event_name):
+			frappe.throw(_("An App Event trigger needs the App Name and the Event Name the app fires."))
+		agent_disabled = frappe.db.get_value("Agent", self.agent, "disabled")
+		if not self.disabled and agent_disabled:
+			frappe.throw(_("The agent {0} is disabled. Enable the agent first, or keep this trigger disabled.").format(frappe.bold(self.agent)))
+		if not self.disabled:
+			self.disabled_reason = None
+
+	def validate_doc_event(self):
+		if not self.reference_doctype:
+			frappe.throw(_("Pick the Reference Doctype whose documents start this agent."))
+		if self.reference_doctype in HUF_RECORDS:
+			frappe.throw(_("{0} records are written by Huf's own runs; a trigger on them would start itself again.").format(self.reference_doctype))
+		if self.doc_event not in EVENTS:
+			frappe.throw(_("Doc Event must be one of: {0}.").format(", ".join(EVENTS)))
+		if self.condition:
+			try:
+				compile(self.condition, "<condition>", "eval")
+			except SyntaxError as error:
+				frappe.throw(
+					_("The condition is not a valid Python expression ({0}). Example: doc.grand_total > 1000").format(error.msg),
+					title=_("Invalid Condition"),
+				)
+
+	def on_update(self):
+		index.changed()
+
+	def on_trash(self):
+		index.changed()
