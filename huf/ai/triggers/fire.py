@@ -102,6 +102,9 @@ def prompt_for(context: dict) -> str:
 			lines += [f"- {c['label']} ({c['field']}): {json.dumps(c['from'], default=str)} -> {json.dumps(c['to'], default=str)}" for c in context["changes"]]
 		lines.append(f"The document:\n```json\n{context['document']}\n```")
 		return "\n".join(lines)
+	if context["kind"] == "schedule":
+		missed = f" {context['skipped']} earlier run(s) were missed while nothing ran and are skipped." if context.get("skipped") else ""
+		return f"Scheduled run, due at {context['due']}.{missed}"
 	if context["kind"] == "app_event":
 		payload = json.dumps(context.get("payload"), default=str, indent=1)[:MAX_SNAPSHOT_CHARS]
 		return f"App event: {context['event']} from {context['app']}.\nPayload:\n```json\n{payload}\n```"

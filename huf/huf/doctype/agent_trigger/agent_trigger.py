@@ -4,11 +4,12 @@
 import frappe
 from frappe import _
 from frappe.model.document import Document
+from frappe.utils import now_datetime
 
 from huf.ai.triggers import index
 from huf.ai.triggers.doc_events import EVENTS
 
-AVAILABLE = ("Doc Event", "App Event", "Manual")
+AVAILABLE = ("Doc Event", "Schedule", "App Event", "Manual")
 # Huf's own records: an agent started by its own runs would start itself again.
 HUF_RECORDS = {"Agent Run", "Agent Message", "Agent Conversation", "Agent Tool Call", "Agent Trigger", "Agent Run Feedback"}
 
@@ -25,11 +26,13 @@ class AgentTrigger(Document):
 	def validate(self):
 		if self.trigger_type not in AVAILABLE:
 			frappe.throw(
-				_("{0} triggers are not available yet. Use a Doc Event, App Event or Manual trigger.").format(self.trigger_type),
+				_("{0} triggers are not available yet. Use a Doc Event, Schedule, App Event or Manual trigger.").format(self.trigger_type),
 				title=_("Not available yet"),
 			)
 		if self.trigger_type == "Doc Event":
 			self.validate_doc_event()
+		if self.trigger_type == "Schedule":
+			self.validate_schedule()
 		if self.trigger_type == "App Event" and not (self.app_name and self.event_name):
 			frappe.throw(_("An App Event trigger needs the App Name and the Event Name the app fires."))
 		agent_disabled = frappe.db.get_value("Agent", self.agent, "disabled")
@@ -53,6 +56,28 @@ class AgentTrigger(Document):
 					_("The condition is not a valid Python expression ({0}). Example: doc.grand_total > 1000").format(error.msg),
 					title=_("Invalid Condition"),
 				)
+
+	def validate_schedule(self):
+		from huf.ai.engine.schedule import ScheduleError, cron_next, first_after
+		from huf.ai.triggers.schedules import schedule_of
+
+		self.cron_expression = (self.cron_expression or "").strip() or None
+		if self.cron_expression:
+			self.scheduled_interval = None
+		schedule = schedule_of(self)
+		try:
+			schedule.check()
+		except ScheduleError as error:
+			frappe.throw(str(error), title=_("Invalid Schedule"))
+		changed = self.is_new() or any(self.has_value_changed(f) for f in ("scheduled_interval", "interval_count", "cron_expression", "next_execution"))
+		if not changed:
+			return
+		now = now_datetime().replace(second=0, microsecond=0)
+		if schedule.cron:
+			self.next_execution = cron_next(schedule.cron, now)
+		elif not self.next_execution or not self.has_value_changed("next_execution") and not self.is_new():
+			self.next_execution, _n = first_after(schedule, now, now)  # one interval from now
+		self.schedule_anchor = self.next_execution
 
 	def on_update(self):
 		index.changed()
