@@ -161,7 +161,8 @@ def test_the_hook_does_not_load_the_agent_stack_until_a_trigger_matches(site):
 def test_triggers_say_what_is_wrong_and_follow_their_agent(site, llm, triggers):
 	agent = fixtures.agent(llm, name="Trigger Rules Agent")
 	for fields, says in (
-		({"trigger_type": "Webhook", "webhook_slug": "orders"}, "not available yet"),
+		({"trigger_type": "Webhook", "webhook_slug": "new orders", "webhook_key": "k" * 32}, "Webhook Slug must be"),
+		({"trigger_type": "Webhook", "webhook_slug": "new-orders"}, "Set a Webhook Key"),
 		({"trigger_type": "Doc Event", "reference_doctype": "Agent Run", "doc_event": "after_insert"}, "would start itself again"),
 		({"trigger_type": "Doc Event", "reference_doctype": "ToDo", "doc_event": "after_insert", "condition": "doc.priority =="}, "not a valid Python expression"),
 		({"trigger_type": "App Event", "app_name": "my_shop"}, "App Name and the Event Name"),

@@ -1,6 +1,8 @@
 # Copyright (c) 2026, Huf contributors
 # For license information, please see license.txt
 
+import re
+
 import frappe
 from frappe import _
 from frappe.model.document import Document
@@ -9,7 +11,7 @@ from frappe.utils import now_datetime
 from huf.ai.triggers import index
 from huf.ai.triggers.doc_events import EVENTS
 
-AVAILABLE = ("Doc Event", "Schedule", "App Event", "Manual")
+SLUG = re.compile(r"^[A-Za-z0-9_-]{3,80}$")
 # Huf's own records: an agent started by its own runs would start itself again.
 HUF_RECORDS = {"Agent Run", "Agent Message", "Agent Conversation", "Agent Tool Call", "Agent Trigger", "Agent Run Feedback"}
 
@@ -24,15 +26,12 @@ class AgentTrigger(Document):
 		self.name = self.trigger_name
 
 	def validate(self):
-		if self.trigger_type not in AVAILABLE:
-			frappe.throw(
-				_("{0} triggers are not available yet. Use a Doc Event, Schedule, App Event or Manual trigger.").format(self.trigger_type),
-				title=_("Not available yet"),
-			)
 		if self.trigger_type == "Doc Event":
 			self.validate_doc_event()
 		if self.trigger_type == "Schedule":
 			self.validate_schedule()
+		if self.trigger_type == "Webhook":
+			self.validate_webhook()
 		if self.trigger_type == "App Event" and not (self.app_name and self.event_name):
 			frappe.throw(_("An App Event trigger needs the App Name and the Event Name the app fires."))
 		agent_disabled = frappe.db.get_value("Agent", self.agent, "disabled")
@@ -78,6 +77,15 @@ class AgentTrigger(Document):
 		elif not self.next_execution or not self.has_value_changed("next_execution") and not self.is_new():
 			self.next_execution, _n = first_after(schedule, now, now)  # one interval from now
 		self.schedule_anchor = self.next_execution
+
+	def validate_webhook(self):
+		if not self.webhook_slug or not SLUG.match(self.webhook_slug):
+			frappe.throw(_("Webhook Slug must be 3 to 80 letters, digits, - or _, e.g. new-orders."))
+		taken = frappe.db.exists("Agent Trigger", {"webhook_slug": self.webhook_slug, "trigger_type": "Webhook", "name": ["!=", self.name or ""]})
+		if taken:
+			frappe.throw(_("The webhook slug {0} is used by {1}. Pick another.").format(frappe.bold(self.webhook_slug), taken))
+		if not self.webhook_key:
+			frappe.throw(_("Set a Webhook Key: a long random secret that the sending system uses too."))
 
 	def on_update(self):
 		index.changed()
