@@ -63,3 +63,19 @@ def test_two_schedulers_that_both_see_a_trigger_due_run_it_once(site, llm, trigg
 	assert claim(mine, now) == 0
 	assert claim(theirs, now) is None  # the compare-and-swap on next_execution refuses the second
 	assert get_datetime(frappe.db.get_value("Agent Trigger", name, "next_execution")) == due + timedelta(days=1)
+
+
+def test_the_form_shows_the_next_runs_and_the_latest_runs(site, llm, workers, triggers):  # noqa: F811
+	from huf.ai.triggers.api import get_trigger_overview, run_trigger_now
+
+	agent = fixtures.agent(llm, name="Overview Agent")
+	name = triggers(agent, trigger_type="Schedule", scheduled_interval="Weekly", interval_count=2)
+	overview = get_trigger_overview(name)
+	due = [get_datetime(d) for d in overview["next_runs"]]
+	assert len(due) == 5 and all(b - a == timedelta(weeks=2) for a, b in zip(due, due[1:]))
+	llm.script(text("by hand"))
+	workers.start(1)
+	run = run_trigger_now(name)["run"]
+	frappe.db.commit()
+	wait_for(lambda: frappe.db.get_value("Agent Run", run, "status") == "Success", message="the manual run")
+	assert [r.name for r in get_trigger_overview(name)["recent_runs"]] == [run]

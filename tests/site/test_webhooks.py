@@ -99,3 +99,16 @@ def test_an_oversized_body_is_refused_with_413(site, llm, web, triggers):  # noq
 	answer = deliver(web, "big-one", big, signed(big))
 	assert answer.status_code == 413 and "up to 64 KB" in answer.json()["error"]
 	assert not trigger_runs(agent)
+
+
+def test_the_form_gives_the_address_and_sends_a_signed_test(site, llm, triggers):  # noqa: F811
+	from huf.ai.triggers.api import get_trigger_overview, send_test_delivery
+	from tests.site.conftest import as_user, make_user
+
+	agent = fixtures.agent(llm, name="Testable Webhook Agent")
+	name = triggers(agent, trigger_type="Webhook", webhook_slug="testable", webhook_key=KEY)
+	assert get_trigger_overview(name)["webhook_url"].endswith("/api/method/huf.ai.triggers.webhooks.receive?slug=testable")
+	queued = send_test_delivery(name)
+	assert queued["status"] == "Queued" and '"test": true' in frappe.db.get_value("Agent Run", queued["run"], "prompt")
+	with as_user(make_user("webhook-viewer@huf.test", ["Huf User"])), pytest.raises(frappe.PermissionError):
+		send_test_delivery(name)

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import json
+
 import frappe
 from frappe import _
+from frappe.utils import get_datetime, now_datetime
 
 from huf.ai.triggers.fire import prompt_for
 
@@ -22,3 +25,54 @@ def run_trigger_now(trigger: str, prompt: str | None = None) -> dict:
 	text = prompt_for({"kind": "manual", "trigger": doc.name, "prompt": (prompt or "").strip()})
 	user = frappe.session.user
 	return queue_run(doc.agent, text, channel_id="trigger", external_id=f"{doc.name}:{user}" if persist_per_user else doc.name)
+
+
+def _manager_doc(trigger: str):
+	doc = frappe.get_doc("Agent Trigger", trigger)
+	doc.check_permission("write")
+	return doc
+
+
+@frappe.whitelist()
+def get_trigger_overview(trigger: str) -> dict:
+	"""What the trigger form shows: the next due times of a schedule, a webhook's address, and the
+	trigger's latest runs."""
+	doc = _manager_doc(trigger)
+	overview: dict = {"next_runs": [], "webhook_url": None, "recent_runs": recent_runs(doc.name)}
+	if doc.trigger_type == "Schedule" and doc.next_execution and not doc.disabled:
+		from huf.ai.engine.schedule import cron_next, first_after
+		from huf.ai.triggers.schedules import schedule_of
+
+		schedule, due = schedule_of(doc), get_datetime(doc.next_execution)
+		for _ in range(5):
+			overview["next_runs"].append(str(due))
+			due = cron_next(schedule.cron, due) if schedule.cron else first_after(schedule, get_datetime(doc.schedule_anchor or doc.next_execution), due)[0]
+	if doc.trigger_type == "Webhook" and doc.webhook_slug:
+		overview["webhook_url"] = frappe.utils.get_url(f"/api/method/huf.ai.triggers.webhooks.receive?slug={doc.webhook_slug}")
+	return overview
+
+
+def recent_runs(trigger: str, limit: int = 10) -> list[dict]:
+	"""The trigger's runs, newest first: its conversations carry the trigger's name (per person: name:user)."""
+	return frappe.db.sql(
+		"""select r.name, r.status, r.user, r.creation, r.total_tokens, r.total_cost, r.error_message
+		from `tabAgent Run` r join `tabAgent Conversation` c on c.name = r.conversation
+		where c.channel = 'trigger' and (c.external_id = %(trigger)s or c.external_id like %(per_user)s)
+		order by r.creation desc limit %(limit)s""",
+		{"trigger": trigger, "per_user": trigger.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + ":%", "limit": limit},
+		as_dict=True,
+	)
+
+
+@frappe.whitelist(methods=["POST"])
+def send_test_delivery(trigger: str) -> dict:
+	"""Sign a sample body with the webhook's key and take it the way a real delivery is taken."""
+	from huf.ai.triggers.webhooks import queue_delivery
+
+	doc = _manager_doc(trigger)
+	if doc.trigger_type != "Webhook":
+		frappe.throw(_("Only Webhook triggers take test deliveries."))
+	body = json.dumps({"test": True, "sent_by": frappe.session.user, "at": str(now_datetime())}).encode()
+	row = frappe._dict(name=doc.name, owner=doc.owner, agent=doc.agent)
+	answer = queue_delivery(row, doc.webhook_slug, body, None)
+	return json.loads(answer.get_data())

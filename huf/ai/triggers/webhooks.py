@@ -103,6 +103,7 @@ def queue_delivery(row, slug: str, body: bytes, idempotency_key: str | None) -> 
 	except ValueError:
 		pass
 	prompt = f"Webhook {slug} received:\n```\n{text[:MAX_SNAPSHOT_CHARS]}\n```"
+	caller = frappe.session.user
 	frappe.set_user(row.owner)  # the run belongs to whoever set the webhook up, with their permissions
 	try:
 		queued = queue_run(row.agent, prompt, channel_id="trigger", external_id=row.name)
@@ -110,6 +111,8 @@ def queue_delivery(row, slug: str, body: bytes, idempotency_key: str | None) -> 
 		if marker:
 			frappe.cache.delete(marker)
 		raise
+	finally:
+		frappe.set_user(caller)
 	frappe.db.commit()
 	if marker:
 		frappe.cache.set(marker, queued["run"], ex=IDEMPOTENCY_SECONDS)
