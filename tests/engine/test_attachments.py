@@ -45,8 +45,9 @@ def test_text_files_are_decoded_and_long_ones_cut_with_a_note():
 @pytest.mark.parametrize(
 	("name", "data", "says"),
 	[
-		("photo.png", b"\x89PNG....", "attach a PDF or a text file"),
-		("archive", b"PK..", "attach a PDF or a text file"),
+		("photo.png", b"\x89PNG....", "attach a PDF, an Office file or a text file"),
+		("archive", b"PK..", "attach a PDF, an Office file or a text file"),
+		("report.docx", b"not a zip", "not a readable docx file"),
 		("broken.pdf", b"%PDF-1.4 not really", "not a readable PDF"),
 		("empty.txt", b"  \n ", "has no text to read"),
 	],
@@ -60,3 +61,39 @@ def test_the_model_reads_the_message_then_each_file_delimited():
 	message = with_attachments("Summarise these", [Attachment("a.txt", "alpha"), {"file_name": "b.pdf", "text": "beta"}])
 	assert message == 'Summarise these\n\n<attached_file name="a.txt">\nalpha\n</attached_file>\n\n<attached_file name="b.pdf">\nbeta\n</attached_file>'
 	assert with_attachments("just text", []) == "just text"
+
+
+def office(parts: dict[str, str]) -> bytes:
+	"""An Office file: a zip of XML parts, as Word and PowerPoint write them (the parts read here)."""
+	import io
+	import zipfile
+
+	buffer = io.BytesIO()
+	with zipfile.ZipFile(buffer, "w") as archive:
+		for name, xml in parts.items():
+			archive.writestr(name, xml)
+	return buffer.getvalue()
+
+
+W = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"'
+A = 'xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:p="http://schemas.openxmlformats.org/presentationml/2006/main"'
+
+
+def test_word_and_powerpoint_text_is_read_paragraph_by_paragraph():
+	docx = office({"word/document.xml": f'<w:document {W}><w:body><w:p><w:r><w:t>Offer </w:t></w:r><w:r><w:t>42</w:t></w:r></w:p><w:p><w:r><w:t>Valid until June</w:t></w:r></w:p></w:body></w:document>'})
+	assert extract_text("offer.docx", docx) == "Offer 42\nValid until June"
+	slide = lambda text: f"<p:sld {A}><p:cSld><p:spTree><p:sp><p:txBody><a:p><a:r><a:t>{text}</a:t></a:r></a:p></p:txBody></p:sp></p:spTree></p:cSld></p:sld>"  # noqa: E731
+	pptx = office({"ppt/slides/slide2.xml": slide("Numbers"), "ppt/slides/slide10.xml": slide("Thanks"), "ppt/slides/slide1.xml": slide("Plan")})
+	assert extract_text("deck.pptx", pptx) == "Slide 1:\nPlan\n\nSlide 2:\nNumbers\n\nSlide 3:\nThanks"
+
+
+def test_an_excel_workbook_written_by_openpyxl_is_read_sheet_by_sheet(tmp_path):
+	from openpyxl import Workbook
+
+	book = Workbook()
+	book.active.append(["Item", "Qty"])
+	book.active.append(["Bolts", 5])
+	book.create_sheet("Notes").append(["checked by Ana"])
+	path = tmp_path / "stock.xlsx"
+	book.save(path)
+	assert extract_text("stock.xlsx", path.read_bytes()) == "Sheet 1:\nItem\tQty\nBolts\t5\n\nSheet 2:\nchecked by Ana"

@@ -59,7 +59,7 @@ def test_refused_attachments_write_nothing(site, llm):
 	with as_user(owner):
 		with pytest.raises(frappe.PermissionError, match="not found among your uploads"):
 			send_agent_chat_message(agent, "read this", new_conversation=1, attachments=[theirs])
-		with pytest.raises(frappe.ValidationError, match="attach a PDF or a text file"):
+		with pytest.raises(frappe.ValidationError, match="attach a PDF, an Office file or a text file"):
 			send_agent_chat_message(agent, "read this", new_conversation=1, attachments=[image])
 		with pytest.raises(frappe.ValidationError, match="does not take files"):
 			send_agent_chat_message(closed, "read this", new_conversation=1, attachments=[mine])
