@@ -25,7 +25,10 @@ def doc_event_matched(doc, event: str, triggers: list) -> None:
 		if trigger.condition and not condition_holds(trigger, doc):
 			continue
 		snapshot = snapshot or frappe.as_json(doc.as_dict(no_nulls=True))[:MAX_SNAPSHOT_CHARS]
-		context = {"kind": "doc_event", "event": event, "doctype": doc.doctype, "name": doc.name, "changes": changes, "document": snapshot}
+		context = {
+			"kind": "doc_event", "event": event, "doctype": doc.doctype, "name": doc.name, "changes": changes, "document": snapshot,
+			"files": attached_files(doc, trigger.name),
+		}
 		# after commit: a rolled-back save starts nothing, and the worker sees what was saved
 		frappe.db.after_commit.add(partial(enqueue_once, trigger.name, f"{doc.doctype}:{doc.name}:{event}", user, context))
 
@@ -39,6 +42,16 @@ def condition_holds(trigger, doc) -> bool:
 		message = _("The condition could not be evaluated on {0} {1}: {2}").format(doc.doctype, doc.name, cstr(error) or type(error).__name__)
 		frappe.db.after_commit.add(partial(record_error, trigger.name, message, commit=True))
 		return False
+
+
+def attached_files(doc, trigger: str) -> list[str]:
+	"""The file addresses in the document's attach fields that the trigger lists (read in the worker)."""
+	rows = frappe.get_all("Agent Trigger Attachment", filters={"parent": trigger, "parenttype": "Agent Trigger"}, fields=["source_type", "child_table", "field_name"], order_by="idx asc")
+	urls = []
+	for row in rows:
+		sources = doc.get(row.child_table) or [] if row.source_type == "Child Table Field" else [doc]
+		urls += [source.get(row.field_name) for source in sources if source.get(row.field_name)]
+	return list(dict.fromkeys(urls))
 
 
 def changed_fields(doc) -> list[dict]:
@@ -101,6 +114,8 @@ def prompt_for(context: dict) -> str:
 			lines.append("Changed fields:")
 			lines += [f"- {c['label']} ({c['field']}): {json.dumps(c['from'], default=str)} -> {json.dumps(c['to'], default=str)}" for c in context["changes"]]
 		lines.append(f"The document:\n```json\n{context['document']}\n```")
+		if context.get("files"):
+			lines.append(files_section(context["files"], context["doctype"], context["name"]))
 		return "\n".join(lines)
 	if context["kind"] == "schedule":
 		missed = f" {context['skipped']} earlier run(s) were missed while nothing ran and are skipped." if context.get("skipped") else ""
@@ -109,6 +124,31 @@ def prompt_for(context: dict) -> str:
 		payload = json.dumps(context.get("payload"), default=str, indent=1)[:MAX_SNAPSHOT_CHARS]
 		return f"App event: {context['event']} from {context['app']}.\nPayload:\n```json\n{payload}\n```"
 	return context.get("prompt") or f"Run started by hand from the trigger {context.get('trigger')}."
+
+
+def files_section(urls: list[str], doctype: str, name: str) -> str:
+	"""Each attached file's text under its name and SHA-256, read as the run's user: a file that
+	person may not read, or that can't be read as text, is named with the reason instead."""
+	from huf.ai.engine.attachments import AttachmentError, extract_text, sha256
+
+	parts = ["Attached File Content:"]
+	for url in urls:
+		found = frappe.get_all("File", filters={"file_url": url, "attached_to_doctype": doctype, "attached_to_name": name}, pluck="name", order_by="creation desc", limit=1)
+		found = found or frappe.get_all("File", filters={"file_url": url}, pluck="name", order_by="creation desc", limit=1)
+		if not found:
+			parts.append(f"### {url}\n(not found among the site's files)")
+			continue
+		file = frappe.get_doc("File", found[0])
+		if not frappe.has_permission("File", "read", doc=file):
+			parts.append(f"### {file.file_name}\n(you may not read this file)")
+			continue
+		content = file.get_content() or b""
+		data = content.encode() if isinstance(content, str) else content
+		try:
+			parts.append(f"### {file.file_name} (SHA-256 {sha256(data)})\n{extract_text(file.file_name, data)}")
+		except AttachmentError as error:
+			parts.append(f"### {file.file_name} (SHA-256 {sha256(data)})\n({error})")
+	return "\n\n".join(parts)
 
 
 def record_error(trigger: str, message: str, commit: bool = False) -> None:

@@ -47,6 +47,7 @@ class AgentTrigger(Document):
 			frappe.throw(_("{0} records are written by Huf's own runs; a trigger on them would start itself again.").format(self.reference_doctype))
 		if self.doc_event not in EVENTS:
 			frappe.throw(_("Doc Event must be one of: {0}.").format(", ".join(EVENTS)))
+		self.validate_file_attachments()
 		if self.condition:
 			try:
 				compile(self.condition, "<condition>", "eval")
@@ -77,6 +78,19 @@ class AgentTrigger(Document):
 		elif not self.next_execution or not self.has_value_changed("next_execution") and not self.is_new():
 			self.next_execution, _n = first_after(schedule, now, now)  # one interval from now
 		self.schedule_anchor = self.next_execution
+
+	def validate_file_attachments(self):
+		meta = frappe.get_meta(self.reference_doctype)
+		for row in self.file_attachments or []:
+			target = meta
+			if row.source_type == "Child Table Field":
+				table = meta.get_field(row.child_table or "")
+				if not table or table.fieldtype not in ("Table", "Table MultiSelect"):
+					frappe.throw(_("File Attachments row {0}: {1} has no table field {2}.").format(row.idx, self.reference_doctype, frappe.bold(row.child_table or "")))
+				target = frappe.get_meta(table.options)
+			field = target.get_field(row.field_name or "")
+			if not field or field.fieldtype not in ("Attach", "Attach Image"):
+				frappe.throw(_("File Attachments row {0}: {1} has no Attach field {2}.").format(row.idx, target.name, frappe.bold(row.field_name or "")))
 
 	def validate_webhook(self):
 		if not self.webhook_slug or not SLUG.match(self.webhook_slug):
