@@ -11,7 +11,17 @@ import json
 import frappe
 from frappe import _
 
-from huf.ai.engine.attachments import MAX_FILES, AttachmentError, check_readable, extract_text
+from huf.ai.engine.attachments import (
+	IMAGE_TYPES,
+	MAX_FILES,
+	READABLE,
+	AttachmentError,
+	check_image,
+	check_readable,
+	extension,
+	extract_text,
+	is_image,
+)
 
 
 def parse_names(value) -> list[str]:
@@ -43,6 +53,20 @@ def read_attachments(agent, names: list[str], user: str) -> list[dict]:
 		file = frappe.db.get_value("File", name, ["name", "file_name", "file_url", "owner", "file_size", "is_folder"], as_dict=True)
 		if not file or file.is_folder or file.owner != user:
 			frappe.throw(_("The file {0} was not found among your uploads. Upload it again.").format(frappe.bold(name)), frappe.PermissionError)
+		if not is_image(file.file_name) and extension(file.file_name) not in READABLE:
+			frappe.throw(
+				_("{0} can't be attached: attach an image ({1}), a PDF, an Office file or a text file ({2}).").format(
+					file.file_name, ", ".join(IMAGE_TYPES), ", ".join(READABLE)
+				),
+				title=_("File can't be attached"),
+			)
+		if is_image(file.file_name):
+			try:
+				check_image(file.file_name, file.file_size or 0)
+			except AttachmentError as error:
+				frappe.throw(str(error), title=_("File can't be attached"))
+			attachments.append({"file": file.name, "file_name": file.file_name, "file_url": file.file_url, "image": True})
+			continue
 		try:
 			check_readable(file.file_name, file.file_size or 0)
 			content = frappe.get_doc("File", file.name).get_content() or b""
@@ -52,6 +76,16 @@ def read_attachments(agent, names: list[str], user: str) -> list[dict]:
 			frappe.throw(str(error), title=_("File can't be attached"))
 		attachments.append({"file": file.name, "file_name": file.file_name, "file_url": file.file_url, "text": text})
 	return attachments
+
+
+def image_bytes(attachments: list[dict]) -> list[tuple[str, bytes]]:
+	"""The images among a run's attachments, read from their File records for this run's message."""
+	images = []
+	for item in attachments:
+		if item.get("image"):
+			content = frappe.get_doc("File", item["file"]).get_content() or b""
+			images.append((item["file_name"], content.encode() if isinstance(content, str) else content))
+	return images
 
 
 def shown(raw_payload) -> list[dict]:

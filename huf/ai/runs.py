@@ -21,10 +21,10 @@ from frappe import _
 from frappe.utils import add_to_date, now_datetime, time_diff_in_seconds
 
 from huf.ai import agents, event_log, titles
-from huf.ai.attachments import parse_names, read_attachments
+from huf.ai.attachments import image_bytes, parse_names, read_attachments
 from huf.ai.conversations import resolve_conversation
 from huf.ai.cost import cost_function
-from huf.ai.engine.attachments import with_attachments
+from huf.ai.engine.attachments import user_content, with_attachments
 from huf.ai.engine.cost import compute_cost
 from huf.ai.engine.loop import LoopResult, run_loop
 from huf.ai.recorder import Recorder, recorded_tool_result
@@ -75,17 +75,19 @@ def queue_run(
 	external_id: str | None = None,
 	now: bool = False,
 	attachments=None,
+	checked_files: list[dict] | None = None,
 ) -> dict:
 	"""Persist a Queued run for the current user and start it (in the background unless ``now``).
 
-	``attachments``: names of Files the user uploaded, read here so a bad one is refused at once."""
+	``attachments``: names of Files the user uploaded, read here so a bad one is refused at once.
+	``checked_files``: attachment entries the caller already checked (a trigger's document files)."""
 	user = frappe.session.user
 	prompt = check_prompt(prompt)
 	agent = agents.load_agent(agent_name)
 	if not can_run_agent(agent, user):
 		frappe.throw(_("You are not allowed to run the agent {0}.").format(frappe.bold(agent.name)), frappe.PermissionError)
 	agents.check_provider(agent.model)  # a provider without a key fails here, before any row is written
-	files = read_attachments(agent, parse_names(attachments), user)
+	files = read_attachments(agent, parse_names(attachments), user) + list(checked_files or [])
 	conversation = resolve_conversation(
 		agent.name, user, conversation_id, channel_id, external_id, bool(agent.persist_conversation)
 	)
@@ -287,7 +289,8 @@ def execute_run(run_name: str, beat: Beat) -> None:
 			max_depth=agent.get("max_agent_depth") or 2,
 		)
 		files = json.loads(run.attachments) if run.attachments else []
-		prepared = agents.prepare_run(agent, run.conversation, with_attachments(run.prompt, files), ctx)
+		content = user_content(with_attachments(run.prompt, files), image_bytes(files))
+		prepared = agents.prepare_run(agent, run.conversation, content, ctx)
 		recorder.message("user", "Message", run.prompt, raw_payload=json.dumps({"attachments": files}) if files else None)
 		frappe.db.commit()
 		result = loop(prepared, recorder, agent.model, cancel_of=run.name)

@@ -97,3 +97,16 @@ def test_an_excel_workbook_written_by_openpyxl_is_read_sheet_by_sheet(tmp_path):
 	path = tmp_path / "stock.xlsx"
 	book.save(path)
 	assert extract_text("stock.xlsx", path.read_bytes()) == "Sheet 1:\nItem\tQty\nBolts\t5\n\nSheet 2:\nchecked by Ana"
+
+
+def test_images_go_to_the_model_as_parts_of_their_own_message():
+	from huf.ai.engine.attachments import MAX_IMAGE_BYTES, check_image, is_image, user_content
+
+	assert user_content("just words", []) == "just words"
+	content = user_content("What is on this receipt?", [("receipt.PNG", b"\x89PNG-bytes")])
+	assert content[0] == {"type": "text", "text": "What is on this receipt?"}
+	assert content[1] == {"type": "image_url", "image_url": {"url": "data:image/png;base64,iVBORy1ieXRlcw=="}}
+	assert is_image("a.jpeg") and not is_image("a.pdf")
+	with pytest.raises(AttachmentError, match="attach images of up to 5 MB"):
+		check_image("huge.png", MAX_IMAGE_BYTES + 1)
+	assert with_attachments("see image", [{"file": "F1", "file_name": "x.png", "file_url": "/x.png", "image": True}]) == "see image"

@@ -54,12 +54,12 @@ def test_refused_attachments_write_nothing(site, llm):
 	other = make_user("files-b@huf.test", ["Huf User"])
 	mine = upload(owner, "notes.txt", b"private notes")
 	theirs = upload(other, "secret.txt", b"not yours")
-	image = upload(owner, "photo.png", b"\x89PNG\r\n\x1a\n....")
+	image = upload(owner, "setup.exe", b"MZ\x90\x00....")
 	before = runs_of(agent), runs_of(closed)
 	with as_user(owner):
 		with pytest.raises(frappe.PermissionError, match="not found among your uploads"):
 			send_agent_chat_message(agent, "read this", new_conversation=1, attachments=[theirs])
-		with pytest.raises(frappe.ValidationError, match="attach a PDF, an Office file or a text file"):
+		with pytest.raises(frappe.ValidationError, match="can't be attached: attach an image"):
 			send_agent_chat_message(agent, "read this", new_conversation=1, attachments=[image])
 		with pytest.raises(frappe.ValidationError, match="does not take files"):
 			send_agent_chat_message(closed, "read this", new_conversation=1, attachments=[mine])

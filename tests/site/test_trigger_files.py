@@ -3,6 +3,7 @@ attach field, as text under each file's name and SHA-256."""
 
 from __future__ import annotations
 
+import base64
 import hashlib
 
 import frappe
@@ -68,3 +69,18 @@ def test_attachment_rows_must_name_real_attach_fields(site, llm, triggers, claim
 	):
 		with pytest.raises(frappe.ValidationError, match=says):
 			frappe.get_doc({"doctype": "Agent Trigger", "agent": agent, "trigger_type": "Doc Event", "reference_doctype": CLAIM, "doc_event": "after_insert", "file_attachments": rows}).insert()
+
+
+def test_an_image_on_the_document_is_sent_to_the_model_as_an_image(site, llm, workers, triggers, claim_doctypes):  # noqa: F811
+	agent = fixtures.agent(llm, name="Receipt Vision Agent")
+	triggers(agent, trigger_type="Doc Event", reference_doctype=CLAIM, doc_event="after_insert", file_attachments=[{"source_type": "Field", "field_name": "invoice"}])
+	photo = b"\x89PNG\r\n\x1a\nfake-image-bytes"
+	llm.script(text("a taxi receipt"))
+	workers.start(1)
+	frappe.get_doc({"doctype": CLAIM, "title": "Photo", "invoice": upload("receipt.png", photo)}).insert()
+	frappe.db.commit()
+	run = wait_for(lambda: [r for r in trigger_runs(agent) if r.status == "Success"], message="the triggered run")[0]
+	assert "### receipt.png (SHA-256 " in run.prompt and "(an image, sent with this message)" in run.prompt
+	content = llm.chat_requests[-1]["body"]["messages"][-1]["content"]
+	assert content[0]["type"] == "text" and "Attached File Content:" in content[0]["text"]
+	assert content[1] == {"type": "image_url", "image_url": {"url": "data:image/png;base64," + base64.b64encode(photo).decode()}}

@@ -177,3 +177,13 @@ def test_triggers_say_what_is_wrong_and_follow_their_agent(site, llm, triggers):
 	row = frappe.db.get_value("Agent Trigger", name, ["disabled", "disabled_reason"], as_dict=True)
 	assert row.disabled == 1 and row.disabled_reason == "The agent Trigger Rules Agent was disabled."
 	assert ("ToDo", "on_submit") not in index.current()["doc"]
+
+
+def test_deleting_an_agent_disables_its_triggers_and_says_why(site, llm, triggers):
+	agent = fixtures.agent(llm, name="Short Lived Agent")
+	name = triggers(agent, trigger_type="App Event", app_name="my_shop", event_name="order_paid")
+	assert ("my_shop", "order_paid") in index.current()["app"]
+	frappe.delete_doc("Agent", agent)
+	row = frappe.db.get_value("Agent Trigger", name, ["disabled", "disabled_reason", "agent"], as_dict=True)
+	assert row.disabled == 1 and row.disabled_reason == "The agent Short Lived Agent was deleted." and not row.agent
+	assert ("my_shop", "order_paid") not in index.current()["app"]

@@ -13,6 +13,8 @@ from dataclasses import dataclass
 
 TEXT_EXTENSIONS = {"txt", "md", "markdown", "csv", "tsv", "json", "xml", "html", "htm", "log", "yaml", "yml"}
 OFFICE_EXTENSIONS = {"docx", "xlsx", "pptx"}
+IMAGE_TYPES = {"png": "image/png", "jpg": "image/jpeg", "jpeg": "image/jpeg", "gif": "image/gif", "webp": "image/webp"}
+MAX_IMAGE_BYTES = 5 * 1024 * 1024
 READABLE = sorted(TEXT_EXTENSIONS | OFFICE_EXTENSIONS | {"pdf"})
 MAX_TEXT_CHARS = 50_000
 MAX_FILES = 5
@@ -123,10 +125,36 @@ def sha256(data: bytes) -> str:
 	return hashlib.sha256(data).hexdigest()
 
 
+def is_image(file_name: str) -> bool:
+	return extension(file_name) in IMAGE_TYPES
+
+
+def check_image(file_name: str, size: int) -> None:
+	if size > MAX_IMAGE_BYTES:
+		raise AttachmentError(f"{file_name} is {size / 1024 / 1024:.1f} MB; attach images of up to {MAX_IMAGE_BYTES // 1024 // 1024} MB.")
+
+
+def user_content(text: str, images: list[tuple[str, bytes]]) -> str | list[dict]:
+	"""The user message's content: the text alone, or the text and each image as a data URL part
+	(for models that can see; LiteLLM passes the parts on in each provider's own form)."""
+	if not images:
+		return text
+	import base64
+
+	parts: list[dict] = [{"type": "text", "text": text}]
+	for file_name, data in images:
+		encoded = base64.b64encode(data).decode()
+		parts.append({"type": "image_url", "image_url": {"url": f"data:{IMAGE_TYPES[extension(file_name)]};base64,{encoded}"}})
+	return parts
+
+
 def with_attachments(prompt: str, attachments: list[Attachment] | list[dict]) -> str:
-	"""The message as the model reads it: what the person wrote, then each file's text, delimited."""
+	"""The message as the model reads it: what the person wrote, then each file's text, delimited.
+	Images carry no text; they travel as parts of their own message (``user_content``)."""
 	parts = [prompt]
 	for item in attachments:
+		if isinstance(item, dict) and item.get("image"):
+			continue
 		name, text = (item.file_name, item.text) if isinstance(item, Attachment) else (item["file_name"], item["text"])
 		parts.append(f'<attached_file name="{name}">\n{text}\n</attached_file>')
 	return "\n\n".join(parts)

@@ -89,12 +89,17 @@ def run_trigger(trigger: str, user: str, context: dict) -> dict | None:
 	frappe.set_user(user)
 	persist_per_user = frappe.db.get_value("Agent", row.agent, "persist_user_history")
 	try:
+		prompt, images = prompt_for(context), []
+		if context.get("files"):
+			files_text, images = files_section(context["files"], context["doctype"], context["name"])
+			prompt += "\n" + files_text
 		result = queue_run(
 			row.agent,
-			prompt_for(context),
+			prompt,
 			channel_id="trigger",
 			external_id=f"{trigger}:{user}" if persist_per_user else trigger,
 			now=True,
+			checked_files=images,
 		)
 	except Exception as error:  # noqa: BLE001 - a refusal (agent disabled, no access) is recorded, not retried
 		frappe.db.rollback()
@@ -114,8 +119,6 @@ def prompt_for(context: dict) -> str:
 			lines.append("Changed fields:")
 			lines += [f"- {c['label']} ({c['field']}): {json.dumps(c['from'], default=str)} -> {json.dumps(c['to'], default=str)}" for c in context["changes"]]
 		lines.append(f"The document:\n```json\n{context['document']}\n```")
-		if context.get("files"):
-			lines.append(files_section(context["files"], context["doctype"], context["name"]))
 		return "\n".join(lines)
 	if context["kind"] == "schedule":
 		missed = f" {context['skipped']} earlier run(s) were missed while nothing ran and are skipped." if context.get("skipped") else ""
@@ -126,12 +129,13 @@ def prompt_for(context: dict) -> str:
 	return context.get("prompt") or f"Run started by hand from the trigger {context.get('trigger')}."
 
 
-def files_section(urls: list[str], doctype: str, name: str) -> str:
-	"""Each attached file's text under its name and SHA-256, read as the run's user: a file that
-	person may not read, or that can't be read as text, is named with the reason instead."""
-	from huf.ai.engine.attachments import AttachmentError, extract_text, sha256
+def files_section(urls: list[str], doctype: str, name: str) -> tuple[str, list[dict]]:
+	"""Each attached file's text under its name and SHA-256, read as the run's user, and the images
+	(sent to the model as images). A file that person may not read, or that can't be read, is named
+	with the reason instead."""
+	from huf.ai.engine.attachments import AttachmentError, check_image, extract_text, is_image, sha256
 
-	parts = ["Attached File Content:"]
+	parts, images = ["Attached File Content:"], []
 	for url in urls:
 		found = frappe.get_all("File", filters={"file_url": url, "attached_to_doctype": doctype, "attached_to_name": name}, pluck="name", order_by="creation desc", limit=1)
 		found = found or frappe.get_all("File", filters={"file_url": url}, pluck="name", order_by="creation desc", limit=1)
@@ -145,10 +149,15 @@ def files_section(urls: list[str], doctype: str, name: str) -> str:
 		content = file.get_content() or b""
 		data = content.encode() if isinstance(content, str) else content
 		try:
-			parts.append(f"### {file.file_name} (SHA-256 {sha256(data)})\n{extract_text(file.file_name, data)}")
+			if is_image(file.file_name):
+				check_image(file.file_name, len(data))
+				images.append({"file": file.name, "file_name": file.file_name, "file_url": file.file_url, "image": True})
+				parts.append(f"### {file.file_name} (SHA-256 {sha256(data)})\n(an image, sent with this message)")
+			else:
+				parts.append(f"### {file.file_name} (SHA-256 {sha256(data)})\n{extract_text(file.file_name, data)}")
 		except AttachmentError as error:
 			parts.append(f"### {file.file_name} (SHA-256 {sha256(data)})\n({error})")
-	return "\n\n".join(parts)
+	return "\n\n".join(parts), images
 
 
 def record_error(trigger: str, message: str, commit: bool = False) -> None:

@@ -187,7 +187,7 @@ function Editor({ isNew, initial, providers, tools }: EditorProps) {
 				<Section title="Who can use it">
 					{check("allow_chat", "Open for chat")}
 					{check("allow_guest", "Visitors who are not signed in may use it")}
-					{check("allow_file_attachments", "People may attach files (PDF, Word, Excel, PowerPoint, text) to their messages")}
+					{check("allow_file_attachments", "People may attach files (images, PDF, Word, Excel, PowerPoint, text) to their messages")}
 					<ListEditor label="People" hint="Leave both lists empty to let everyone with access to Huf use the agent." doctype="User" values={draft.agent_users.map((r) => r.user)} onChange={(values) => set("agent_users", values.map((user) => ({ user })))} />
 					<ListEditor label="Roles" doctype="Role" values={draft.agent_roles.map((r) => r.role)} onChange={(values) => set("agent_roles", values.map((role) => ({ role })))} />
 				</Section>

@@ -4,7 +4,7 @@ import { Button } from "../../components/ui/button";
 import { uploadFile, type UploadedFile } from "../../lib/api";
 
 // What the server can read (huf/ai/engine/attachments.py).
-const ACCEPT = ".pdf,.docx,.xlsx,.pptx,.txt,.md,.markdown,.csv,.tsv,.json,.xml,.html,.htm,.log,.yaml,.yml";
+const ACCEPT = "image/png,image/jpeg,image/gif,image/webp,.pdf,.docx,.xlsx,.pptx,.txt,.md,.markdown,.csv,.tsv,.json,.xml,.html,.htm,.log,.yaml,.yml";
 const MAX_FILES = 5;
 
 type ComposerProps = {
@@ -103,7 +103,7 @@ export function Composer({ busy, onSend, onStop, agent, allowFiles = false, uplo
 								event.target.value = "";
 							}}
 						/>
-						<Button variant="ghost" size="icon" aria-label="Attach files (PDF, Office or text)" title="Attach files (PDF, Office or text)" onClick={() => picker.current?.click()}>
+						<Button variant="ghost" size="icon" aria-label="Attach files (images, PDF, Office or text)" title="Attach files (images, PDF, Office or text)" onClick={() => picker.current?.click()}>
 							<Paperclip className="h-4 w-4" aria-hidden />
 						</Button>
 					</>
