@@ -87,7 +87,6 @@ def run_trigger(trigger: str, user: str, context: dict) -> dict | None:
 	if not row or row.disabled:
 		return None
 	frappe.set_user(user)
-	persist_per_user = frappe.db.get_value("Agent", row.agent, "persist_user_history")
 	try:
 		prompt, images = prompt_for(context), []
 		if context.get("files"):
@@ -97,7 +96,7 @@ def run_trigger(trigger: str, user: str, context: dict) -> dict | None:
 			row.agent,
 			prompt,
 			channel_id="trigger",
-			external_id=f"{trigger}:{user}" if persist_per_user else trigger,
+			external_id=history_key(trigger, row.agent, user),
 			now=True,
 			checked_files=images,
 		)
@@ -109,6 +108,12 @@ def run_trigger(trigger: str, user: str, context: dict) -> dict | None:
 	frappe.db.set_value("Agent Trigger", trigger, "last_error", None, update_modified=False)
 	frappe.db.commit()
 	return result
+
+
+def history_key(trigger: str, agent: str, user: str) -> str:
+	"""The conversation a trigger's run joins: one per person when the agent keeps history per
+	person (Persist per User), else one for the trigger."""
+	return f"{trigger}:{user}" if frappe.db.get_value("Agent", agent, "persist_user_history") else trigger
 
 
 def prompt_for(context: dict) -> str:
