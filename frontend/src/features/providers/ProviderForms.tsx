@@ -18,6 +18,20 @@ function useSave(doctype: string, name: string | undefined, onDone: (saved: stri
 	});
 }
 
+/** The save error, if any, and the submit button. */
+function SaveFooter({ save, label }: { save: ReturnType<typeof useSave>; label: string }) {
+	return (
+		<>
+			{save.isError ? <ErrorNote error={save.error} /> : null}
+			<div className="flex justify-end">
+				<Button type="submit" disabled={save.isPending}>
+					{save.isPending ? "Saving…" : label}
+				</Button>
+			</div>
+		</>
+	);
+}
+
 /** Add or edit a provider. The key is write-only: once stored it is never shown again, only "set". */
 export function ProviderForm({ provider, onDone }: { provider: ProviderRow | null; onDone: (saved: string) => void }) {
 	const [draft, setDraft] = useState<ProviderDraft>({ provider_name: provider?.name ?? "", api_key: "", api_base: provider?.api_base ?? "", description: provider?.description ?? "", remove_key: false });
@@ -48,12 +62,7 @@ export function ProviderForm({ provider, onDone }: { provider: ProviderRow | nul
 				{(props) => <Input value={draft.api_base} onChange={(e) => set("api_base", e.target.value)} {...props} />}
 			</Field>
 			<Field label="Notes">{(props) => <Textarea rows={2} value={draft.description} onChange={(e) => set("description", e.target.value)} {...props} />}</Field>
-			{save.isError ? <ErrorNote error={save.error} /> : null}
-			<div className="flex justify-end">
-				<Button type="submit" disabled={save.isPending}>
-					{save.isPending ? "Saving…" : "Save provider"}
-				</Button>
-			</div>
+			<SaveFooter save={save} label="Save provider" />
 		</form>
 	);
 }
@@ -104,12 +113,7 @@ export function ModelForm({ provider, model, onDone }: { provider: string; model
 			<Field label="Fallback models" hint="One model id per line, tried in order only when the provider says this model doesn't exist.">
 				{(props) => <Textarea rows={2} value={draft.fallback_models} onChange={(e) => set("fallback_models", e.target.value)} {...props} />}
 			</Field>
-			{save.isError ? <ErrorNote error={save.error} /> : null}
-			<div className="flex justify-end">
-				<Button type="submit" disabled={save.isPending}>
-					{save.isPending ? "Saving…" : "Save model"}
-				</Button>
-			</div>
+			<SaveFooter save={save} label="Save model" />
 		</form>
 	);
 }

@@ -1,16 +1,8 @@
 // Provider and model forms' rules, as the server enforces them (ai_provider.py, ai_model.py).
+import type { ModelRow } from "./api";
 
 export type ProviderDraft = { provider_name: string; api_key: string; api_base: string; description: string; remove_key: boolean };
-export type ModelDraft = {
-	model_name: string;
-	provider: string;
-	disabled: 0 | 1;
-	use_custom_pricing: 0 | 1;
-	input_cost_per_1m_tokens: number;
-	output_cost_per_1m_tokens: number;
-	cached_input_cost_per_1m_tokens: number;
-	fallback_models: string;
-};
+export type ModelDraft = Omit<ModelRow, "name" | "fallback_models"> & { model_name: string; fallback_models: string };
 export type Errors<T> = Partial<Record<keyof T, string>>;
 
 export function validateProvider(draft: ProviderDraft, isNew: boolean, keySet: boolean): Errors<ProviderDraft> {
