@@ -126,6 +126,7 @@ class ScriptedLLM:
 
 	def __init__(self, embedding_dim: int = 8, models: tuple[str, ...] = ("scripted-model",)):
 		self.embedding_dim = embedding_dim
+		self.embedding_failure: tuple[int, dict] | None = None  # (status, body) every embeddings call answers with
 		self.models = models
 		self.requests: list[dict] = []
 		self._queue: list[Scripted] = []
@@ -177,6 +178,7 @@ class ScriptedLLM:
 			self._queue.clear()
 			self.requests.clear()
 			self._responder = None
+			self.embedding_failure = None
 
 	@property
 	def pending(self) -> int:
@@ -229,6 +231,8 @@ def _handler(llm: ScriptedLLM) -> type[BaseHTTPRequestHandler]:
 			headers = {k.lower(): v for k, v in self.headers.items()}
 			llm.requests.append({"path": self.path, "body": body, "headers": headers})
 			if self.path.rstrip("/").endswith("/embeddings"):
+				if llm.embedding_failure:
+					return self._json(*llm.embedding_failure)
 				return self._json(200, _embeddings(body, llm.embedding_dim))
 			if not self.path.rstrip("/").endswith("/chat/completions"):
 				return self._json(404, {"error": {"message": f"No route {self.path}", "type": "invalid_request_error"}})

@@ -1,0 +1,44 @@
+"""Embeddings through LiteLLM: any provider it knows, including a local OpenAI-compatible server
+(Ollama, LM Studio, llama.cpp, vLLM) that works offline. The key is passed per call and never
+appears in an error message."""
+
+from __future__ import annotations
+
+from huf.ai.engine.knowledge.types import Embedder, KnowledgeError
+
+
+def make_embedder(
+	model: str,
+	*,
+	api_key: str | None = None,
+	api_base: str | None = None,
+	dimension: int = 0,
+	batch_size: int = 64,
+	timeout: float = 60,
+) -> Embedder:
+	def embed(texts: list[str]) -> list[list[float]]:
+		vectors: list[list[float]] = []
+		for start in range(0, len(texts), batch_size):
+			vectors += _batch(texts[start : start + batch_size])
+		return vectors
+
+	def _batch(texts: list[str]) -> list[list[float]]:
+		import litellm
+
+		try:
+			response = litellm.embedding(model=model, input=texts, api_key=api_key, api_base=api_base, timeout=timeout)
+		except Exception as error:
+			message = str(error).replace(api_key, "***") if api_key else str(error)
+			raise KnowledgeError(f"The embedding model {model} failed: {message[:400]}") from None
+		rows = sorted(response.data, key=lambda row: row["index"])
+		vectors = [list(row["embedding"]) for row in rows]
+		if len(vectors) != len(texts):
+			raise KnowledgeError(f"The embedding model {model} returned {len(vectors)} vectors for {len(texts)} texts.")
+		size = len(vectors[0]) if vectors else 0
+		if dimension and size != dimension:
+			raise KnowledgeError(
+				f"The embedding model {model} returned {size} numbers per text, but the source says {dimension}. Set Vector Dimension to {size}."
+			)
+		return vectors
+
+	return embed
