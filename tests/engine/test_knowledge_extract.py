@@ -1,0 +1,146 @@
+"""Extraction of real documents: each built here with the library that writes that kind, plus the
+small public files under tests/fixtures/knowledge, and every refusal with a reason."""
+
+from __future__ import annotations
+
+import io
+import re
+from pathlib import Path
+
+import pytest
+
+from huf.ai.engine.knowledge.extract import READABLE, extract, extract_html
+from huf.ai.engine.knowledge.types import ExtractError
+from tests.engine.test_attachments import pdf
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "knowledge"
+
+
+def pdf_pages(*pages: str, password: str | None = None) -> bytes:
+	"""A PDF of one page per text, joined with pypdf."""
+	from pypdf import PdfReader, PdfWriter
+
+	writer = PdfWriter()
+	for text in pages:
+		writer.add_page(PdfReader(io.BytesIO(pdf(text))).pages[0])
+	if password:
+		writer.encrypt(password)
+	out = io.BytesIO()
+	writer.write(out)
+	return out.getvalue()
+
+
+def test_a_pdf_is_read_page_by_page_and_pages_can_be_chosen():
+	data = pdf_pages("Chapter one: pumps", "Chapter two: valves", "Chapter three: seals")
+	document = extract("manual.pdf", data)
+	assert [(s.locator, s.text) for s in document.segments] == [
+		("page 1", "Chapter one: pumps"),
+		("page 2", "Chapter two: valves"),
+		("page 3", "Chapter three: seals"),
+	]
+	assert [s.locator for s in extract("manual.pdf", data, pages=[2, 0, 9]).segments] == ["page 3", "page 1"]
+	with pytest.raises(ExtractError, match=r"manual\.pdf has 3 pages; none of the pages asked for"):
+		extract("manual.pdf", data, pages=[7])
+
+
+def test_encrypted_and_corrupt_pdfs_are_refused_with_the_reason():
+	with pytest.raises(ExtractError, match=r"secret\.pdf is password-protected; upload a copy without a password"):
+		extract("secret.pdf", pdf_pages("classified", password="s3cret"))
+	assert extract("open.pdf", pdf_pages("readable", password="")).text == "readable"  # an empty user password is no lock
+	with pytest.raises(ExtractError, match=r"broken\.pdf is not a readable PDF"):
+		extract("broken.pdf", pdf_pages("x")[:200])
+
+
+def test_a_word_file_keeps_paragraphs_and_tables():
+	from docx import Document as Word
+
+	word = Word()
+	word.add_paragraph("Price list 2026")
+	table = word.add_table(rows=2, cols=2)
+	for row, cells in zip(table.rows, [("Item", "Price"), ("Pump | large", "1,200 EUR")], strict=True):
+		for cell, value in zip(row.cells, cells, strict=True):
+			cell.text = value
+	out = io.BytesIO()
+	word.save(out)
+	document = extract("prices.docx", out.getvalue())
+	assert document.kind == "docx"
+	assert document.text == "Price list 2026\n\n| Item | Price |\n| --- | --- |\n| Pump \\| large | 1,200 EUR |"
+
+
+def test_a_workbook_is_read_sheet_by_sheet_as_tables():
+	from openpyxl import Workbook
+
+	book = Workbook()
+	book.active.title = "Stock"
+	book.active.append(["Item", "Qty"])
+	book.active.append([None, None])
+	book.active.append(["Bolts", 5])
+	book.create_sheet("Prices").append(["Bolts", 0.25])
+	out = io.BytesIO()
+	book.save(out)
+	segments = extract("stock.xlsx", out.getvalue()).segments
+	assert [s.locator for s in segments] == ["sheet Stock", "sheet Prices"]
+	assert segments[0].text == "| Item | Qty |\n| --- | --- |\n| Bolts | 5 |"
+	assert segments[1].text == "| Bolts | 0.25 |\n| --- | --- |"
+
+
+def test_a_deck_is_read_slide_by_slide_with_its_notes():
+	from pptx import Presentation
+
+	deck = Presentation()
+	first = deck.slides.add_slide(deck.slide_layouts[1])
+	first.shapes.title.text = "Quarterly results"
+	first.placeholders[1].text = "Revenue up 12%"
+	first.notes_slide.notes_text_frame.text = "Mention the new warehouse."
+	deck.slides.add_slide(deck.slide_layouts[5]).shapes.title.text = "Questions"
+	out = io.BytesIO()
+	deck.save(out)
+	segments = extract("q3.pptx", out.getvalue()).segments
+	assert [(s.locator, s.text) for s in segments] == [
+		("slide 1", "Quarterly results\nRevenue up 12%\nNotes: Mention the new warehouse."),
+		("slide 2", "Questions"),
+	]
+
+
+def test_a_web_page_gives_its_main_text_without_scripts_styles_or_navigation():
+	document = extract("handbook.html", (FIXTURES / "handbook.html").read_bytes())
+	assert document.title == "Staff Handbook: Leave"
+	assert "25 days of paid annual leave" in document.text and "carried over" in document.text
+	for left_out in (
+		"UA-SHOULD-NOT-BE-INDEXED",
+		"font-family",
+		"Menu item",
+		"About us",
+		"Cookie",
+		"parental",
+		"also not indexed",
+	):
+		assert left_out not in document.text
+	assert extract_html("<p>No main here</p><script>x()</script>", "Fallback").text == "No main here"
+	assert extract_html("<p>No main here</p>", "Fallback").title == "Fallback"
+
+
+def test_text_kinds_are_decoded():
+	assert "self-evident" in extract("declaration.md", (FIXTURES / "declaration.md").read_bytes()).text
+	assert extract("elements.csv", (FIXTURES / "elements.csv").read_bytes()).text.splitlines()[3] == "3,Li,Lithium,6.94"
+	assert extract("bom.txt", b"\xef\xbb\xbfhello \xff").text == "hello \ufffd"
+	assert extract("data.json", b'{"a": 1}').kind == "json"
+
+
+@pytest.mark.parametrize(
+	("name", "data", "max_bytes", "says"),
+	[
+		("empty.pdf", b"", 1024, "empty.pdf is empty (0 bytes)"),
+		("huge.pdf", b"x" * 3 * 1024 * 1024, 2 * 1024 * 1024, "huge.pdf is 3.0 MB; files of up to 2 MB can be read"),
+		("tool.exe", b"MZ", 1024, "tool.exe is not a kind of file Huf can read. Readable kinds: csv, docx,"),
+		("report.xlsx", b"not a zip", 1024, "report.xlsx is not a readable Excel file"),
+		("blank.txt", b"  \n\t ", 1024, "blank.txt has no text to read"),
+	],
+)
+def test_what_cannot_be_read_says_why(name, data, max_bytes, says):
+	with pytest.raises(ExtractError, match=re.escape(says)):
+		extract(name, data, max_bytes=max_bytes)
+
+
+def test_readable_kinds_cover_the_documents_the_issue_names():
+	assert {"pdf", "docx", "xlsx", "pptx", "html", "txt", "md", "csv", "json", "xml", "log"} <= set(READABLE)
