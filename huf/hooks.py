@@ -27,7 +27,7 @@ export_python_type_annotations = True
 # ---------------
 
 # Every minute: fail runs whose worker died, wake conversations whose queued runs nobody drains.
-scheduler_events = {"cron": {"* * * * *": ["huf.ai.runs.sweep_stale_runs", "huf.ai.triggers.schedules.enqueue_due"]}}
+scheduler_events = {"cron": {"* * * * *": ["huf.ai.runs.sweep_stale_runs", "huf.ai.triggers.schedules.enqueue_due", "huf.ai.knowledge.indexer.sweep"]}}
 
 # Permissions
 # -----------

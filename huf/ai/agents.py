@@ -14,6 +14,8 @@ from huf.ai.engine.context import ContextSettings, build_context
 from huf.ai.engine.events import Usage
 from huf.ai.engine.loop import LoopSettings
 from huf.ai.engine.tools import Tool
+from huf.ai.knowledge.context_builder import KnowledgeUse, build_knowledge_context, token_counter
+from huf.ai.knowledge.tool import knowledge_tools
 from huf.ai.tools import load_agent_tools
 from huf.ai.tools.context import RunContext
 
@@ -25,6 +27,7 @@ class PreparedRun:
 	settings: LoopSettings
 	summary_usage: Usage
 	summary_model: str
+	knowledge: KnowledgeUse
 
 
 def load_agent(agent_name: str):
@@ -66,12 +69,16 @@ def fallback_models(model_name: str) -> tuple[str, ...]:
 	return tuple(line.strip() for line in text.splitlines() if line.strip())
 
 
-def prepare_run(agent, conversation: str, prompt: str, ctx: RunContext, with_history: bool = True) -> PreparedRun:
-	"""Everything the loop needs for one run of ``agent`` in ``conversation``."""
+def prepare_run(agent, conversation: str, prompt, ctx: RunContext, with_history: bool = True, query: str = "") -> PreparedRun:
+	"""Everything the loop needs for one run of ``agent`` in ``conversation``. ``query`` is what
+	the person asked, for picking Mandatory knowledge (``prompt`` may carry files and images)."""
 	spec = model_spec(agent.model)
 	summary_usage = Usage()
 	summary_model = ""
-	messages: list[dict] = [{"role": "system", "content": agent.instructions}] if agent.instructions else []
+	knowledge = build_knowledge_context(agent, query or (prompt if isinstance(prompt, str) else ""),
+		token_counter(llm.normalize_model_name(spec.model, spec.provider, spec.api_base)))
+	system = "\n\n".join(part for part in (agent.instructions, knowledge.text) if part)
+	messages: list[dict] = [{"role": "system", "content": system}] if system else []
 	if with_history and agent.persist_conversation:
 		plan, summary_usage, summary_model = _history(agent, conversation)
 		messages.extend(plan)
@@ -84,7 +91,8 @@ def prepare_run(agent, conversation: str, prompt: str, ctx: RunContext, with_his
 		fallback_models=fallback_models(agent.model),
 	)
 	settings = LoopSettings(max_turns=agent.max_turns or 10, max_context_chars=agent.max_context_chars or 0)
-	return PreparedRun(request, load_agent_tools(agent, ctx), settings, summary_usage, summary_model)
+	tools = load_agent_tools(agent, ctx) + knowledge_tools(agent)
+	return PreparedRun(request, tools, settings, summary_usage, summary_model, knowledge)
 
 
 def _history(agent, conversation: str) -> tuple[list[dict], Usage, str]:

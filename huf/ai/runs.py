@@ -27,6 +27,7 @@ from huf.ai.cost import cost_function
 from huf.ai.engine.attachments import user_content, with_attachments
 from huf.ai.engine.cost import compute_cost
 from huf.ai.engine.loop import LoopResult, run_loop
+from huf.ai.knowledge.context_builder import record as record_knowledge
 from huf.ai.recorder import Recorder, recorded_tool_result
 from huf.ai.rows import insert_row, next_sequence, update_row, update_where
 from huf.ai.tools.context import RunContext
@@ -290,7 +291,8 @@ def execute_run(run_name: str, beat: Beat) -> None:
 		)
 		files = json.loads(run.attachments) if run.attachments else []
 		content = user_content(with_attachments(run.prompt, files), image_bytes(files))
-		prepared = agents.prepare_run(agent, run.conversation, content, ctx)
+		prepared = agents.prepare_run(agent, run.conversation, content, ctx, query=run.prompt)
+		record_knowledge(run.name, prepared.knowledge)
 		recorder.message("user", "Message", run.prompt, raw_payload=json.dumps({"attachments": files}) if files else None)
 		frappe.db.commit()
 		result = loop(prepared, recorder, agent.model, cancel_of=run.name)
@@ -443,6 +445,7 @@ def run_subagent(agent_name: str, prompt: str, ctx: RunContext) -> str:
 	)
 	try:
 		prepared = agents.prepare_run(agent, ctx.conversation, prompt, child, with_history=False)
+		record_knowledge(run.name, prepared.knowledge)
 		recorder = Recorder(run.name, ctx.conversation, agent.name, ctx.user, write_messages=False)
 		result = loop(prepared, recorder, agent.model, cancel_of=ctx.run)  # stopping the parent stops it
 	except Exception as error:  # noqa: BLE001 - the parent model reads why its sub-agent failed

@@ -26,6 +26,7 @@ def build_tool(doc, ctx: RunContext) -> Tool:
 	target = _target(doc, ctx)
 
 	def handler(args: dict):
+		frappe.flags.huf_tool_context = ctx  # which run a built-in tool works for (ocr_document's model)
 		return guarded(lambda: target(args), writes)
 
 	return Tool(doc.tool_name, definition.get("description") or doc.description, definition["parameters"], handler)

@@ -48,4 +48,18 @@ BUILTIN_TOOLS = [
 		"function_path": "huf.ai.tools.builtin.get_current_datetime",
 		"parameters": [],
 	},
+	{
+		"tool_name": "ocr_document",
+		"description": "Extract the text of a document or image on this site: PDF (scanned too, where the provider reads them), "
+		"Word, Excel, PowerPoint, HTML, text files, and images through a vision model. Pass file_id when you have it. "
+		"Returns the text in Markdown, page by page, with the file's SHA-256 (file_hash).",
+		"function_path": "huf.ai.sdk_tools.handle_ocr_document",
+		"parameters": [
+			{"fieldname": "file_id", "type": "string", "description": "The File's ID (preferred)."},
+			{"fieldname": "file_url", "type": "string", "description": "The file's address, e.g. /private/files/invoice.pdf."},
+			{"fieldname": "pages", "type": "string", "description": "Comma-separated 0-based page numbers of a PDF, e.g. 0,1,2. Empty for all."},
+			{"fieldname": "include_images", "type": "boolean", "description": "Also return embedded images (PDF OCR only)."},
+			{"fieldname": "model", "type": "string", "description": "An AI Model to use for OCR or vision instead of the agent's."},
+		],
+	},
 ]

@@ -66,6 +66,26 @@ class Agent(Document):
 		self.validate_sampling()
 		self.validate_limits()
 		self.validate_tools()
+		self.validate_knowledge()
+
+	def validate_knowledge(self):
+		if cint(self.max_knowledge_tokens) < 0 or (self.agent_knowledge and cint(self.max_knowledge_tokens) == 0):
+			frappe.throw(_("Max Knowledge Tokens must be above 0, e.g. 4000."), title=_("Invalid Max Knowledge Tokens"))
+		seen: set[tuple[str, str]] = set()
+		for row in self.agent_knowledge or []:
+			if (row.knowledge_source, row.mode) in seen:
+				frappe.throw(
+					_("Knowledge row {0}: {1} is already bound as {2}. Remove one of the rows.").format(
+						row.idx, frappe.bold(row.knowledge_source), _(row.mode)
+					),
+					title=_("Duplicate Knowledge Source"),
+				)
+			if row.mode == "Mandatory" and cint(row.token_budget) < 1:
+				frappe.throw(
+					_("Knowledge row {0}: a Mandatory source needs a Token Budget above 0, e.g. 1000.").format(row.idx),
+					title=_("Invalid Token Budget"),
+				)
+			seen.add((row.knowledge_source, row.mode))
 
 	def validate_model(self):
 		model = frappe.db.get_value("AI Model", self.model, ["provider", "disabled"], as_dict=True)

@@ -1,0 +1,359 @@
+"""Background indexing: one job at a time per source (a Redis lock), inputs read, chunked and
+stored one by one, progress published as it goes.
+
+A job that finds the lock taken waits for it, so an input added while another indexes waits its
+turn. The lock lives two minutes and is renewed before every batch, so a worker that dies frees
+the source soon; its half-done input is picked up again (an input still "Indexing" while nobody
+holds the lock is stale), and a sweep every minute restarts sources with inputs left waiting. A rebuild writes a new generation of the index beside the current one and switches to it in
+one update, so searches keep using the old index until the new one is complete."""
+
+from __future__ import annotations
+
+import frappe
+from frappe import _
+from frappe.utils import now_datetime
+
+from huf.ai.engine.knowledge.types import KnowledgeError
+from huf.ai.knowledge import inputs, store
+
+LOCK_SECONDS = 120  # renewed before every batch, so a dead worker frees the source soon
+WAIT_SECONDS = 60 * 60  # how long a job waits for another job on the same source
+STALE_SECONDS = 5 * 60
+PROGRESS_EVENT = "knowledge_index_progress"
+BATCH = 64  # passages stored (and embedded) per step
+
+
+def enqueue(source: str) -> None:
+	frappe.enqueue("huf.ai.knowledge.indexer.index_source", queue="long", source=source, enqueue_after_commit=True)
+
+
+def enqueue_rebuild(source: str) -> None:
+	frappe.db.set_value("Knowledge Source", source, "status", "Rebuilding", update_modified=False)
+	frappe.enqueue("huf.ai.knowledge.indexer.rebuild_source", queue="long", source=source, enqueue_after_commit=True)
+
+
+def _lock(source: str):
+	return frappe.cache.lock(frappe.cache.make_key(f"knowledge_index_{source}"), timeout=LOCK_SECONDS)
+
+
+# --- indexing what is pending ------------------------------------------------------------------
+
+
+def index_source(source: str) -> None:
+	lock = _lock(source)
+	if not lock.acquire(blocking=True, blocking_timeout=WAIT_SECONDS):
+		frappe.throw(_("The index of {0} stayed busy for an hour; the sweep retries it.").format(source))
+	try:
+		while pending := _pending(source, stale_too=True):
+			for name in pending:
+				lock.reacquire()
+				index_input(source, name, lock)
+	finally:
+		lock.release()
+		frappe.db.commit()
+	if _pending(source):
+		enqueue(source)
+		frappe.db.commit()
+
+
+def _pending(source: str, stale_too: bool = False) -> list[str]:
+	"""Inputs waiting to be indexed; with ``stale_too`` (only while holding the lock) also those a
+	dead worker left "Indexing"."""
+	frappe.db.commit()  # a fresh snapshot: inputs committed since are seen
+	if not frappe.db.exists("Knowledge Source", source):
+		return []
+	statuses = ["Pending", "Indexing"] if stale_too else ["Pending"]
+	return frappe.get_all(
+		"Knowledge Input", {"knowledge_source": source, "status": ("in", statuses)}, pluck="name", order_by="creation asc"
+	)
+
+
+def sweep() -> None:
+	"""Every minute: restart sources whose inputs have waited longer than STALE_SECONDS (their job
+	was lost, or its worker died), and give a source that shows busy with nobody working on it its
+	true status again."""
+	for name in frappe.get_all("Knowledge Source", {"status": ("in", ["Indexing", "Rebuilding"])}, pluck="name"):
+		if not _lock(name).locked():
+			_finish(frappe.get_doc("Knowledge Source", name))
+	cutoff = frappe.utils.add_to_date(now_datetime(), seconds=-STALE_SECONDS)
+	for source in frappe.get_all(
+		"Knowledge Input",
+		{"status": ("in", ["Pending", "Indexing"]), "modified": ("<", cutoff)},
+		pluck="knowledge_source",
+		distinct=True,
+	):
+		if not _lock(source).locked():  # a live job renews its lock; this one's holder is gone
+			frappe.enqueue(
+				"huf.ai.knowledge.indexer.index_source",
+				queue="long",
+				source=source,
+				job_id=f"huf-knowledge-sweep::{frappe.local.site}::{source}",
+				deduplicate=True,
+			)
+
+
+def index_input(source_name: str, input_name: str, lock) -> None:
+	source = frappe.get_doc("Knowledge Source", source_name)
+	row = frappe.get_doc("Knowledge Input", input_name)
+	_set_input(input_name, status="Indexing", error=None)
+	_set_source(source, "Indexing")
+	try:
+		document, digest = inputs.read(row)
+		twin = _same_content(source_name, input_name, digest)
+		if twin:
+			_set_input(
+				input_name, status="Indexed", source_hash=digest, duplicate_of=twin, chunk_count=0, indexed_at=now_datetime()
+			)
+		else:
+			count = _store(source, input_name, document, lock)
+			_set_input(
+				input_name, status="Indexed", source_hash=digest, duplicate_of=None, chunk_count=count, indexed_at=now_datetime()
+			)
+	except KnowledgeError as error:
+		_set_input(input_name, status="Error", error=str(error))
+	except Exception as error:
+		log = frappe.log_error(title=f"Huf: indexing {input_name} failed")
+		_set_input(
+			input_name,
+			status="Error",
+			error=_("Indexing failed ({0}: {1}). The details are in Error Log {2}.").format(
+				type(error).__name__, str(error)[:300], log.name
+			),
+		)
+	_finish(source)
+
+
+def _store(source, input_name: str, document, lock) -> int:
+	from huf.ai.engine.knowledge.chunking import chunk_document
+
+	chunks = chunk_document(document, input_name, chunk_size=source.chunk_size or 512, chunk_overlap=source.chunk_overlap or 0)
+	index = store.open_index(source)
+	try:
+		index.delete_input(input_name)
+		for start in range(0, len(chunks), BATCH):
+			lock.reacquire()
+			index.add(chunks[start : start + BATCH])
+			publish(
+				source.name, chunks_done=start + len(chunks[start : start + BATCH]), chunks_total=len(chunks), input=input_name
+			)
+	finally:
+		index.close()
+	return len(chunks)
+
+
+def _same_content(source: str, input_name: str, digest: str) -> str | None:
+	return frappe.db.get_value(
+		"Knowledge Input",
+		{
+			"knowledge_source": source,
+			"source_hash": digest,
+			"status": "Indexed",
+			"name": ("!=", input_name),
+			"duplicate_of": ("is", "not set"),
+		},
+		"name",
+	)
+
+
+def _set_input(name: str, **values) -> None:
+	frappe.db.set_value("Knowledge Input", name, values, update_modified=False)
+	frappe.db.commit()
+
+
+def _set_source(source, status: str, **values) -> None:
+	frappe.db.set_value("Knowledge Source", source.name, {"status": status, **values}, update_modified=False)
+	frappe.db.commit()
+	publish(source.name)
+
+
+def _finish(source) -> None:
+	counts = counts_of(source.name)
+	failed = frappe.get_all(
+		"Knowledge Input",
+		{"knowledge_source": source.name, "status": "Error"},
+		["title", "error"],
+		limit=1,
+		order_by="modified desc",
+	)
+	last_error = (
+		_("{0} of {1} inputs could not be indexed. {2}: {3}").format(
+			counts["failed"], counts["total"], failed[0].title, failed[0].error
+		)
+		if failed
+		else None
+	)
+	values = {
+		"total_inputs": counts["total"],
+		"indexed_inputs": counts["indexed"],
+		"chunk_count": counts["chunks"],
+		"last_indexed": now_datetime(),
+		"last_error": last_error,
+	}
+	still = counts["pending"] > 0
+	status = "Indexing" if still else ("Ready" if counts["indexed"] or not counts["failed"] else "Error")
+	_set_source(source, status, **values)
+
+
+def counts_of(source: str) -> dict:
+	rows = frappe.db.sql(
+		"""select status, count(*) n, coalesce(sum(chunk_count), 0) c from `tabKnowledge Input`
+		where knowledge_source = %s group by status""",
+		source,
+		as_dict=True,
+	)
+	by = {r.status: r for r in rows}
+	return {
+		"total": sum(r.n for r in rows),
+		"indexed": by["Indexed"].n if "Indexed" in by else 0,
+		"failed": by["Error"].n if "Error" in by else 0,
+		"pending": sum(by[s].n for s in ("Pending", "Indexing") if s in by),
+		"chunks": int(by["Indexed"].c) if "Indexed" in by else 0,
+	}
+
+
+def publish(source: str, **extra) -> None:
+	"""Progress for the source's Desk form and the web app (they join the document's room)."""
+	if frappe.db.exists("Knowledge Source", source):
+		frappe.publish_realtime(PROGRESS_EVENT, {**status_of(source), **extra}, doctype="Knowledge Source", docname=source)
+
+
+# --- removing ----------------------------------------------------------------------------------
+
+
+def remove_input(source: str, input_name: str) -> None:
+	"""A deleted input's passages leave the index in a job that waits for the source's lock."""
+	frappe.enqueue(
+		"huf.ai.knowledge.indexer.remove_chunks", queue="long", source=source, input_name=input_name, enqueue_after_commit=True
+	)
+
+
+def remove_chunks(source: str, input_name: str) -> None:
+	lock = _lock(source)
+	if not lock.acquire(blocking=True, blocking_timeout=WAIT_SECONDS):
+		frappe.throw(_("The index of {0} stayed busy for an hour; delete the input again.").format(source))
+	try:
+		frappe.db.commit()
+		if not frappe.db.exists("Knowledge Source", source):
+			return
+		doc = frappe.get_doc("Knowledge Source", source)
+		index = store.open_index(doc)
+		try:
+			index.delete_input(input_name)
+		finally:
+			index.close()
+		_finish(doc)
+	finally:
+		lock.release()
+
+
+# --- rebuilding --------------------------------------------------------------------------------
+
+
+def rebuild_source(source: str) -> None:
+	lock = _lock(source)
+	if not lock.acquire(blocking=True, blocking_timeout=WAIT_SECONDS):
+		frappe.throw(_("The index of {0} stayed busy for an hour; try Rebuild Index again.").format(source))
+	try:
+		_rebuild(source, lock)
+	finally:
+		if lock.owned():
+			lock.release()
+		frappe.db.commit()
+	if _pending(source):
+		enqueue(source)
+		frappe.db.commit()
+
+
+def _rebuild(source_name: str, lock) -> None:
+	frappe.db.commit()
+	source = frappe.get_doc("Knowledge Source", source_name)
+	old = source.index_generation
+	new = frappe.generate_hash(length=10)
+	_set_source(source, "Rebuilding")
+	index = None
+	try:
+		index = store.open_index(source, new)
+		names = frappe.get_all("Knowledge Input", {"knowledge_source": source_name}, pluck="name", order_by="creation asc")
+		results: dict[str, dict] = {}
+		seen: dict[str, str] = {}  # content hash -> the input that holds it
+		for done, name in enumerate(names, 1):
+			lock.reacquire()
+			results[name] = _rebuild_input(source, index, name, seen, lock)
+			publish(source_name, rebuilt_inputs=done)
+		frappe.db.commit()
+		for name in [n for n in results if not frappe.db.exists("Knowledge Input", n)]:  # deleted meanwhile
+			index.delete_input(name)
+			del results[name]
+	except Exception as error:
+		if index:
+			index.close()
+		store.drop_generation(source, new)
+		message = (
+			str(error)
+			if isinstance(error, KnowledgeError)
+			else _("Rebuilding failed ({0}: {1}).").format(type(error).__name__, str(error)[:300])
+		)
+		_set_source(source, "Ready" if old else "Error", last_error=message)
+		return
+	index.close()
+	for name, values in results.items():
+		frappe.db.set_value("Knowledge Input", name, values, update_modified=False)
+	frappe.db.set_value("Knowledge Source", source_name, "index_generation", new, update_modified=False)
+	frappe.db.commit()
+	if old:
+		store.drop_generation(source, old)
+	_finish(frappe.get_doc("Knowledge Source", source_name))
+
+
+def _rebuild_input(source, index, name: str, seen: dict[str, str], lock) -> dict:
+	from huf.ai.engine.knowledge.chunking import chunk_document
+
+	row = frappe.get_doc("Knowledge Input", name)
+	try:
+		document, digest = inputs.read(row)
+	except KnowledgeError as error:
+		return {"status": "Error", "error": str(error), "chunk_count": 0}
+	if digest in seen:
+		return {"status": "Indexed", "source_hash": digest, "duplicate_of": seen[digest], "chunk_count": 0, "error": None}
+	chunks = chunk_document(document, name, chunk_size=source.chunk_size or 512, chunk_overlap=source.chunk_overlap or 0)
+	for start in range(0, len(chunks), BATCH):
+		lock.reacquire()
+		index.add(chunks[start : start + BATCH])
+	seen[digest] = name
+	return {
+		"status": "Indexed",
+		"source_hash": digest,
+		"duplicate_of": None,
+		"chunk_count": len(chunks),
+		"error": None,
+		"indexed_at": now_datetime(),
+	}
+
+
+# --- checks ------------------------------------------------------------------------------------
+
+
+def check_embedding(source) -> None:
+	"""Embed one short text with the source's settings, so a wrong model, key or dimension is
+	said when the source is saved rather than when the first file is indexed."""
+	try:
+		embed = store.embedder_for(source)
+		embed(["Huf checks the embedding model."])
+	except KnowledgeError as error:
+		frappe.throw(str(error), title=_("Embedding model check failed"))
+
+
+def status_of(source: str) -> dict:
+	"""What the progress bar shows: inputs indexed and failed of all inputs, and passages stored."""
+	row = frappe.db.get_value("Knowledge Source", source, ["status", "last_error", "last_indexed"], as_dict=True)
+	counts = counts_of(source)
+	return {
+		"source": source,
+		"status": row.status,
+		"total_inputs": counts["total"],
+		"indexed_inputs": counts["indexed"],
+		"failed_inputs": counts["failed"],
+		"chunk_count": counts["chunks"],
+		"last_error": row.last_error,
+		"last_indexed": row.last_indexed,
+	}

@@ -1,0 +1,99 @@
+"""Where a source's index lives and how to open it."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import shutil
+
+import frappe
+from frappe import _
+
+from huf.ai.engine.knowledge.backends.base import Backend, open_backend
+from huf.ai.engine.knowledge.types import Embedder, StoreConfig
+
+VECTOR_KINDS = ("sqlite_vec", "chroma")
+
+
+def folder(source_name: str) -> str:
+	"""The source's folder under the site's private files: reachable by no URL, because Frappe
+	serves a private file only through a File record and none is made for these."""
+	slug = re.sub(r"[^A-Za-z0-9_-]+", "_", source_name)[:60]
+	digest = hashlib.sha1(source_name.encode()).hexdigest()[:8]
+	return frappe.get_site_path("private", "files", "knowledge", f"{slug}-{digest}")
+
+
+def config_for(source, generation: str | None = None) -> StoreConfig:
+	generation = generation or source.index_generation or "g0"
+	base = os.path.join(folder(source.name), generation)
+	kind = source.knowledge_type or "sqlite_fts"
+	return StoreConfig(
+		kind=kind,
+		path=base + (".chroma" if kind == "chroma" else ".sqlite3"),
+		collection=_collection(source.name, generation),
+		dimension=int(source.vector_dimension or 0),
+		chroma_mode=source.chroma_mode or "File",
+		chroma_host=source.chroma_host or "localhost",
+		chroma_port=int(source.chroma_port or 8000),
+		chroma_ssl=bool(source.chroma_ssl),
+	)
+
+
+def _collection(source_name: str, generation: str) -> str:
+	# Chroma names: 3-63 characters of [a-zA-Z0-9._-], starting and ending alphanumeric.
+	site = re.sub(r"[^A-Za-z0-9]+", "-", frappe.local.site)[:20].strip("-")
+	digest = hashlib.sha1(source_name.encode()).hexdigest()[:10]
+	return f"huf-{site}-{digest}-{generation}"
+
+
+def embedder_for(source) -> Embedder | None:
+	"""The source's embedding function, with its provider's key decrypted for this process only."""
+	if source.knowledge_type not in VECTOR_KINDS:
+		return None
+	from huf.ai.engine.knowledge.embed import make_embedder
+	from huf.ai.engine.llm import normalize_model_name
+
+	if not source.embedding_provider or not source.embedding_model:
+		frappe.throw(
+			_("The knowledge source {0} searches by meaning and needs an Embedding Provider and an Embedding Model.").format(
+				frappe.bold(source.name)
+			)
+		)
+	provider = frappe.get_cached_doc("AI Provider", source.embedding_provider)
+	api_key = provider.get_password("api_key", raise_exception=False) if provider.api_key else None
+	model = normalize_model_name(source.embedding_model, provider.provider_name, provider.api_base or None)
+	if model.startswith("ollama_chat/"):  # chat models go through ollama_chat/, embeddings through ollama/
+		model = "ollama/" + model.removeprefix("ollama_chat/")
+	return make_embedder(model, api_key=api_key, api_base=provider.api_base or None, dimension=int(source.vector_dimension or 0))
+
+
+def open_index(source, generation: str | None = None) -> Backend:
+	config = config_for(source, generation)
+	if config.kind != "chroma" or config.chroma_mode == "File":
+		os.makedirs(os.path.dirname(config.path), exist_ok=True)
+	return open_backend(config, embedder_for(source))
+
+
+def drop_generation(source, generation: str) -> None:
+	"""Remove one generation of the index (its file, directory or Chroma collection)."""
+	try:
+		index = open_index(source, generation)
+		index.drop()
+		index.close()
+	except Exception:
+		frappe.log_error(title=f"Huf: could not remove an old index of {source.name}")
+	config = config_for(source, generation)
+	for suffix in ("", "-wal", "-shm"):
+		path = config.path + suffix
+		if os.path.isfile(path):
+			os.remove(path)
+	if os.path.isdir(config.path):
+		shutil.rmtree(config.path, ignore_errors=True)
+
+
+def drop_all(source) -> None:
+	"""Everything the source keeps: its folder, and its collection on a Chroma server."""
+	if source.knowledge_type == "chroma" and source.chroma_mode == "Server" and source.index_generation:
+		drop_generation(source, source.index_generation)
+	shutil.rmtree(folder(source.name), ignore_errors=True)

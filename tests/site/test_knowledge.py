@@ -1,0 +1,426 @@
+"""Knowledge on a real site: sources indexed by real RQ workers, an agent answering with Mandatory
+context and with the Optional search tool, permissions, bad inputs, duplicates, deletes and
+rebuilds."""
+
+from __future__ import annotations
+
+import http.server
+import io
+import json
+import os
+import re
+import threading
+
+import frappe
+import pytest
+from frappe.utils import add_to_date, now_datetime
+from frappe.utils.background_jobs import get_queue
+
+from huf.ai.agent.chat import send_agent_chat_message
+from huf.ai.knowledge import api, indexer, store
+from tests.site import fixtures
+from tests.site.conftest import as_user, make_user, wait_for
+from tests.support.scripted_llm import text, tool_calls
+
+RETURNS = (
+	"Returns policy. Customers may return unused goods within 30 days of delivery for a full refund. "
+	"Opened software cannot be returned. Refunds go back to the original payment method within 5 business days."
+)
+SHIPPING = "Shipping. Orders above 50 EUR ship free inside the EU. Express delivery costs 12 EUR and arrives the next day."
+
+
+def source(name: str, **fields) -> str:
+	if frappe.db.exists("Knowledge Source", name):
+		for row in frappe.get_all("Agent Knowledge", {"knowledge_source": name}, ["parent"]):
+			frappe.delete_doc("Agent", row.parent, force=True)
+		frappe.delete_doc("Knowledge Source", name, force=True)
+	doc = frappe.get_doc({"doctype": "Knowledge Source", "source_name": name, "description": f"{name} for tests", **fields})
+	doc.insert()
+	frappe.db.commit()
+	return doc.name
+
+
+def add_text(source_name: str, body: str, title: str | None = None) -> str:
+	row = api.add_input(source_name, "Text", text=body, title=title)
+	frappe.db.commit()
+	return row["name"]
+
+
+def add_file(source_name: str, file_name: str, content: bytes) -> str:
+	file = frappe.get_doc({"doctype": "File", "file_name": file_name, "content": content, "is_private": 1}).insert()
+	row = api.add_input(source_name, "File", file_url=file.file_url)
+	frappe.db.commit()
+	return row["name"]
+
+
+def file_on_disk(file_name: str, size: int) -> str:
+	"""A File whose content is written straight to disk (sparse when large), as a big upload would be."""
+	path = frappe.get_site_path("private", "files", file_name)
+	with open(path, "wb") as handle:
+		if size:
+			handle.seek(size - 1)
+			handle.write(b"\0")
+	file = frappe.get_doc({"doctype": "File", "file_name": file_name, "file_url": f"/private/files/{file_name}", "is_private": 1})
+	before = frappe.local.conf.get("max_file_size")
+	frappe.local.conf["max_file_size"] = max(size + 1, 25 * 1024 * 1024)  # a site that allows big uploads
+	try:
+		file.insert()
+	finally:
+		frappe.local.conf["max_file_size"] = before
+	return file.file_url
+
+
+def indexed(*inputs: str, timeout: float = 90) -> list:
+	def done():
+		rows = frappe.get_all(
+			"Knowledge Input", {"name": ("in", inputs)}, ["name", "status", "error", "chunk_count", "duplicate_of"]
+		)
+		return rows if len(rows) == len(inputs) and all(r.status in ("Indexed", "Error") for r in rows) else None
+
+	return {r.name: r for r in wait_for(done, timeout=timeout, interval=0.3, message="inputs indexed")}
+
+
+def docx(*paragraphs: str) -> bytes:
+	from docx import Document
+
+	document = Document()
+	for paragraph in paragraphs:
+		document.add_paragraph(paragraph)
+	out = io.BytesIO()
+	document.save(out)
+	return out.getvalue()
+
+
+def test_an_agent_answers_with_mandatory_knowledge_from_an_indexed_source(site, llm, workers):
+	workers.start(1)
+	policies = source("Shop Policies")
+	returns = add_text(policies, RETURNS, title="Returns policy")
+	shipping = add_file(policies, "shipping.docx", docx(SHIPPING))
+	rows = indexed(returns, shipping)
+	assert {r.status for r in rows.values()} == {"Indexed"} and all(r.chunk_count >= 1 for r in rows.values())
+	wait_for(lambda: frappe.db.get_value("Knowledge Source", policies, "status") == "Ready", message="source Ready")
+	state = frappe.db.get_value("Knowledge Source", policies, ["total_inputs", "indexed_inputs", "chunk_count"], as_dict=True)
+	assert state.total_inputs == 2 and state.indexed_inputs == 2 and state.chunk_count >= 2
+
+	agent = fixtures.agent(
+		llm,
+		name="Policy Agent",
+		allow_chat=1,
+		run_immediately=1,
+		agent_knowledge=[{"knowledge_source": policies, "mode": "Mandatory", "token_budget": 400}],
+	)
+	llm.script(text("You can return unused goods within 30 days."))
+	reply = send_agent_chat_message(agent, "Can I return an unused kettle after two weeks?", new_conversation=1)
+	assert reply["status"] == "Success"
+	system = llm.chat_requests[0]["body"]["messages"][0]
+	assert system["role"] == "system" and system["content"].startswith("You are a test agent.")
+	assert "## Relevant Knowledge\n\n### Shop Policies" in system["content"] and system["content"].rstrip().endswith("---")
+	assert "within 30 days of delivery" in system["content"] and "(from Returns policy)" in system["content"]
+	run = frappe.get_all("Agent Run", {"agent": agent}, ["knowledge_sources_used", "chunks_injected"])[0]
+	assert json.loads(run.knowledge_sources_used) == {policies: run.chunks_injected} and run.chunks_injected >= 1
+	# the user message stays what the person wrote: knowledge is not stored in the history
+	assert llm.chat_requests[0]["body"]["messages"][-1]["content"] == "Can I return an unused kettle after two weeks?"
+
+
+def test_the_token_budget_bounds_what_is_injected(site, llm, workers):
+	workers.start(1)
+	big = source("Big Manual", chunk_size=200, chunk_overlap=0)
+	manual = add_text(big, " ".join(f"Section {i}: the pump model P{i} needs service every {i} months." for i in range(200)))
+	indexed(manual)
+	agent = fixtures.agent(
+		llm,
+		name="Budget Agent",
+		allow_chat=1,
+		run_immediately=1,
+		max_knowledge_tokens=150,
+		agent_knowledge=[{"knowledge_source": big, "mode": "Mandatory", "token_budget": 1000}],
+	)
+	llm.script(text("ok"))
+	send_agent_chat_message(agent, "How often does pump P7 need service?", new_conversation=1)
+	system = llm.chat_requests[0]["body"]["messages"][0]["content"]
+	knowledge = system[system.index("## Relevant Knowledge") :]
+	from litellm import token_counter
+
+	assert token_counter(model="gpt-4o", text=knowledge) <= 160  # the budget, with a little tokenizer slack
+	assert "P7 needs service every 7 months" in knowledge  # the best match is the one kept
+
+
+def test_an_optional_source_is_searched_with_the_tool(site, llm, workers):
+	workers.start(1)
+	manuals = source("Device Manuals")
+	indexed(
+		add_text(manuals, "The X200 router resets when you hold the red button for ten seconds.", title="X200 manual"),
+		add_text(manuals, SHIPPING, title="Shipping"),
+	)
+	agent = fixtures.agent(
+		llm,
+		name="Manual Agent",
+		allow_chat=1,
+		run_immediately=1,
+		agent_knowledge=[{"knowledge_source": manuals, "mode": "Optional"}],
+	)
+	llm.script(
+		tool_calls([("k1", "get_knowledge_sources", "{}")]),
+		tool_calls([("k2", "knowledge_search", json.dumps({"query": "reset X200 router"}))]),
+		text("Hold the red button for ten seconds."),
+	)
+	reply = send_agent_chat_message(agent, "How do I reset my X200?", new_conversation=1)
+	assert reply["status"] == "Success"
+	first = llm.chat_requests[0]["body"]
+	assert {t["function"]["name"] for t in first["tools"]} >= {"knowledge_search", "get_knowledge_sources"}
+	assert "Relevant Knowledge" not in first["messages"][0]["content"]  # Optional: nothing injected
+	listed = json.loads(llm.chat_requests[1]["body"]["messages"][-1]["content"])
+	assert [s["name"] for s in listed["sources"]] == [manuals] and listed["sources"][0]["searches_by"] == "words"
+	found = json.loads(llm.chat_requests[2]["body"]["messages"][-1]["content"])
+	assert found["results"][0]["title"] == "X200 manual" and "red button" in found["results"][0]["text"]
+	assert found["results"][0]["source"] == manuals
+
+
+def test_people_without_read_access_get_no_knowledge(site, llm, workers):
+	workers.start(1)
+	secret = source("Salary Bands")
+	indexed(add_text(secret, "Band C pays 70,000 to 85,000 EUR a year."))
+	agent = fixtures.agent(
+		llm,
+		name="Bands Agent",
+		allow_chat=1,
+		run_immediately=1,
+		agent_knowledge=[{"knowledge_source": secret, "mode": "Mandatory"}, {"knowledge_source": secret, "mode": "Optional"}],
+	)
+	# a Huf User whom an administrator limited to another source (User Permission on Knowledge Source)
+	outsider = make_user("no-knowledge@huf.test", ["Huf User"])
+	frappe.db.delete("User Permission", {"user": outsider})
+	other = source("Public FAQ")
+	frappe.get_doc(
+		{
+			"doctype": "User Permission",
+			"user": outsider,
+			"allow": "Knowledge Source",
+			"for_value": other,
+			"apply_to_all_doctypes": 0,
+			"applicable_for": "Knowledge Source",
+		}
+	).insert()
+	frappe.db.commit()
+	llm.script(tool_calls([("s1", "knowledge_search", json.dumps({"query": "band C pay"}))]), text("I can't see that."))
+	with as_user(outsider):
+		assert send_agent_chat_message(agent, "What does band C pay?", new_conversation=1)["status"] == "Success"
+		with pytest.raises(frappe.PermissionError):
+			api.test_search(secret, "band")
+		with pytest.raises(frappe.PermissionError):
+			api.add_input(secret, "Text", text="more")
+	messages = llm.chat_requests[0]["body"]["messages"]
+	assert "70,000" not in json.dumps(messages)
+	refused = llm.chat_requests[1]["body"]["messages"][-1]["content"]
+	assert "may not read" in refused and "70,000" not in refused
+	reader = make_user("reads-knowledge@huf.test", ["Huf User"])
+	with as_user(reader):
+		assert "70,000" in api.test_search(secret, "band C")["results"][0]["text"]
+		with pytest.raises(frappe.PermissionError):
+			api.add_input(secret, "Text", text="more")  # Huf User reads; only managers add
+
+
+class _Redirector(http.server.BaseHTTPRequestHandler):
+	def log_message(self, *args):
+		pass
+
+	def do_GET(self):
+		if self.path == "/page":
+			body = b"<html><head><title>Warranty</title><script>var x=1</script></head><body><main><h1>Warranty</h1>"
+			body += b"<p>Every device has a two year warranty.</p></main><footer>cookie banner</footer></body></html>"
+			self.send_response(200)
+			self.send_header("Content-Type", "text/html; charset=utf-8")
+			self.send_header("Content-Length", str(len(body)))
+			self.end_headers()
+			self.wfile.write(body)
+			return
+		self.send_response(302)
+		self.send_header("Location", "http://169.254.169.254/latest/meta-data/")
+		self.send_header("Content-Length", "0")
+		self.end_headers()
+
+
+@pytest.fixture
+def web_pages():
+	server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Redirector)
+	threading.Thread(target=server.serve_forever, daemon=True).start()
+	host = f"127.0.0.1:{server.server_address[1]}"
+	frappe.conf.huf_allowed_hosts = [host]
+	from frappe.installer import update_site_config
+
+	update_site_config("huf_allowed_hosts", [host])  # the worker reads site_config.json
+	yield f"http://{host}"
+	update_site_config("huf_allowed_hosts", [])
+	frappe.conf.huf_allowed_hosts = []
+	server.shutdown()
+
+
+def test_bad_inputs_end_in_error_with_a_reason_and_the_source_stays_usable(site, llm, workers, web_pages):
+	from pypdf import PdfWriter
+
+	workers.start(1)
+	mixed = source("Mixed Bag")
+	writer = PdfWriter()
+	writer.add_blank_page(200, 200)
+	writer.encrypt("secret")
+	locked = io.BytesIO()
+	writer.write(locked)
+	good = add_text(mixed, RETURNS, title="Returns policy")
+	page = api.add_input(mixed, "URL", url=f"{web_pages}/page")["name"]
+	bad = {
+		"encrypted": add_file(mixed, "locked.pdf", locked.getvalue()),
+		"corrupt": add_file(mixed, "broken.pdf", b"%PDF-1.4 this is not a pdf"),
+		"empty": api.add_input(mixed, "File", file_url=file_on_disk("empty.txt", 0))["name"],
+		"huge": api.add_input(mixed, "File", file_url=file_on_disk("huge.txt", 200 * 1024 * 1024))["name"],
+		"unknown": add_file(mixed, "setup.exe", b"MZ\x90\x00 binary"),
+		"redirect": api.add_input(mixed, "URL", url=f"{web_pages}/leak")["name"],
+	}
+	frappe.db.commit()
+	rows = indexed(good, page, *bad.values())
+	assert rows[good].status == "Indexed" and rows[page].status == "Indexed"
+	errors = {kind: rows[name].error or "" for kind, name in bad.items()}
+	assert all(rows[name].status == "Error" for name in bad.values()), errors
+	assert "password" in errors["encrypted"]
+	assert "broken.pdf" in errors["corrupt"]
+	assert "empty" in errors["empty"]
+	assert re.search(r"huge\w*\.txt is 200\.0 MB; files of up to 100 MB can be read", errors["huge"])
+	assert "setup.exe" in errors["unknown"] and "pdf" in errors["unknown"]
+	assert "169.254.169.254" in errors["redirect"] and "private" in errors["redirect"]
+	wait_for(lambda: frappe.db.get_value("Knowledge Source", mixed, "status") == "Ready", message="source Ready")
+	assert "6 of 8 inputs" in frappe.db.get_value("Knowledge Source", mixed, "last_error")
+	assert api.test_search(mixed, "refund payment method")["results"][0]["title"] == "Returns policy"
+	warranty = api.test_search(mixed, "warranty")["results"][0]
+	assert warranty["title"] == "Warranty" and "two year warranty" in warranty["text"] and "cookie" not in warranty["text"]
+
+
+def test_identical_content_is_indexed_once_and_deletes_remove_everything(site, llm, workers, web):
+	workers.start(1)
+	kb = source("Dedupe Source")
+	first = add_text(kb, SHIPPING)
+	again = api.add_input(kb, "Text", text=SHIPPING)
+	assert again["already_there"] and again["name"] == first
+	one = add_file(kb, "policy-a.txt", RETURNS.encode())
+	two = add_file(kb, "policy-b.txt", RETURNS.encode())  # same bytes, other name
+	rows = indexed(first, one, two)
+	assert rows[one].chunk_count >= 1 and rows[two].chunk_count == 0 and rows[two].duplicate_of == one
+	assert frappe.db.count("Knowledge Input", {"knowledge_source": kb}) == 3
+
+	doc = frappe.get_doc("Knowledge Source", kb)
+	path = store.config_for(doc).path
+	assert (
+		os.path.exists(path) and path.startswith(os.path.abspath(frappe.get_site_path("private", "files")) + os.sep)
+	) or path.startswith(frappe.get_site_path("private", "files"))
+	relative = path.split("/private/files/", 1)[1]
+	assert web.get(f"/private/files/{relative}", web.site_header()).status_code in (403, 404)
+
+	before = frappe.db.get_value("Knowledge Source", kb, "chunk_count")
+	frappe.delete_doc("Knowledge Input", first)
+	frappe.db.commit()
+	wait_for(
+		lambda: all(r["input"] != first for r in api.test_search(kb, "express delivery EU")["results"]),
+		message="the deleted input's passages gone",
+	)
+	wait_for(lambda: frappe.db.get_value("Knowledge Source", kb, "chunk_count") < before, message="counts refreshed")
+	frappe.delete_doc("Knowledge Source", kb)
+	frappe.db.commit()
+	assert not os.path.exists(store.folder(kb)) and not frappe.db.exists("Knowledge Input", {"knowledge_source": kb})
+
+
+def test_a_second_upload_while_one_indexes_waits_its_turn(site, llm, workers):
+	workers.start(2)
+	kb = source("Busy Source", chunk_size=128, chunk_overlap=0)
+	long_text = " ".join(f"Paragraph {i} explains topic {i} in plain words." for i in range(3000))
+	first = add_text(kb, long_text)
+	second = add_text(kb, "The warehouse opens at 7 in the morning.")
+	rows = indexed(first, second, timeout=180)
+	assert rows[first].status == rows[second].status == "Indexed" and rows[first].chunk_count > 500
+	assert api.test_search(kb, "warehouse opens")["results"][0]["input"] == second
+
+
+def test_a_worker_that_died_holding_the_lock_delays_indexing_but_loses_nothing(site, llm, workers):
+	workers.start(1)
+	kb = source("Crashed Source")
+	stale = add_text(kb, "Left half done by a worker that was killed.")
+	wait_for(lambda: frappe.db.get_value("Knowledge Input", stale, "status") == "Indexed", timeout=60, message="first input")
+	frappe.db.set_value("Knowledge Input", stale, "status", "Indexing", update_modified=False)  # as a killed job leaves it
+	frappe.db.commit()
+	held = frappe.cache.lock(frappe.cache.make_key(f"knowledge_index_{kb}"), timeout=3)
+	assert held.acquire(blocking=False)  # never released, like a dead worker's: it expires
+	fresh = add_text(kb, "Added while the dead worker's lock was still there.")
+	rows = indexed(stale, fresh, timeout=60)
+	assert rows[stale].status == rows[fresh].status == "Indexed"
+	assert frappe.db.get_value("Knowledge Source", kb, ["status", "indexed_inputs"]) == ("Ready", 2)
+
+
+def test_rebuild_swaps_in_a_new_index(site, llm, workers):
+	workers.start(1)
+	kb = source("Rebuilt Source")
+	indexed(add_text(kb, RETURNS))
+	doc = frappe.get_doc("Knowledge Source", kb)
+	old_generation, old_path = doc.index_generation, store.config_for(doc).path
+	api.rebuild_index(kb)
+	frappe.db.commit()
+	wait_for(
+		lambda: (
+			frappe.db.get_value("Knowledge Source", kb, ["status", "index_generation"]) != ("Rebuilding", old_generation)
+			and frappe.db.get_value("Knowledge Source", kb, "status") == "Ready"
+		),
+		timeout=60,
+		message="rebuilt",
+	)
+	doc.reload()
+	assert doc.index_generation != old_generation and not os.path.exists(old_path)
+	assert "30 days" in api.test_search(kb, "return within days")["results"][0]["text"]
+	# a changed chunk size rebuilds by itself
+	doc.chunk_size = 80
+	doc.save()
+	frappe.db.commit()
+	wait_for(
+		lambda: (
+			frappe.db.get_value("Knowledge Source", kb, "index_generation") != doc.index_generation
+			and frappe.db.get_value("Knowledge Source", kb, "status") == "Ready"
+		),
+		timeout=60,
+		message="rebuilt on change",
+	)
+	assert frappe.db.get_value("Knowledge Source", kb, "chunk_count") > 1
+
+
+def test_a_vector_source_needs_a_working_embedding_model(site, llm, workers):
+	provider = fixtures.provider(llm)
+	with pytest.raises(frappe.ValidationError, match="needs an Embedding Provider"):
+		source("Meaning Source", knowledge_type="sqlite_vec")
+	with pytest.raises(frappe.ValidationError, match="Vector Dimension"):
+		source(
+			"Meaning Source",
+			knowledge_type="sqlite_vec",
+			embedding_provider=provider,
+			embedding_model="embed-test",
+			vector_dimension=llm.embedding_dim + 1,
+		)
+	frappe.db.rollback()
+	workers.start(1)
+	kb = source(
+		"Meaning Source",
+		knowledge_type="sqlite_vec",
+		embedding_provider=provider,
+		embedding_model="embed-test",
+		vector_dimension=llm.embedding_dim,
+	)
+	indexed(add_text(kb, RETURNS, title="Returns"), add_text(kb, SHIPPING, title="Shipping"))
+	assert api.test_search(kb, "express shipping EU orders")["results"][0]["title"] == "Shipping"
+
+
+def test_the_sweep_restarts_forgotten_inputs_and_clears_a_busy_status_nobody_holds(site, llm, workers):
+	kb = source("Forgotten Source")
+	lost = add_text(kb, "Queued by a job that was lost with its worker.")
+	get_queue("long").empty()  # the job is lost, as when Redis restarts without persistence
+	frappe.db.set_value("Knowledge Input", lost, "modified", add_to_date(now_datetime(), minutes=-10), update_modified=False)
+	frappe.db.set_value("Knowledge Source", kb, "status", "Rebuilding", update_modified=False)
+	frappe.db.commit()
+	indexer.sweep()  # before any worker runs: the status is put right at once
+	assert frappe.db.get_value("Knowledge Source", kb, "status") == "Indexing"  # an input still waits
+	frappe.db.commit()
+	workers.start(1)
+	assert indexed(lost)[lost].status == "Indexed"
+	wait_for(lambda: frappe.db.get_value("Knowledge Source", kb, "status") == "Ready", message="Ready")

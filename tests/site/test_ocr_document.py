@@ -1,0 +1,89 @@
+"""The built-in ocr_document tool: local extraction for documents, a vision model for images, the
+run's user's file permissions, and the file's SHA-256."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+
+import frappe
+import pytest
+
+from huf.ai.agent.chat import send_agent_chat_message
+from huf.ai.engine.tools import ToolError
+from huf.ai.sdk_tools import handle_ocr_document
+from tests.engine.test_attachments import pdf
+from tests.site import fixtures
+from tests.site.conftest import as_user, make_user
+from tests.site.test_knowledge import docx
+from tests.support.scripted_llm import text, tool_calls
+
+PNG = base64.b64decode("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==")
+
+
+def upload(user: str, file_name: str, content: bytes) -> str:
+	with as_user(user):
+		doc = frappe.get_doc({"doctype": "File", "file_name": file_name, "content": content, "is_private": 1}).insert()
+	frappe.db.commit()
+	return doc.name
+
+
+def two_page_pdf() -> bytes:
+	from io import BytesIO
+
+	from pypdf import PdfReader, PdfWriter
+
+	writer = PdfWriter()
+	for body in (pdf("Page one", "Alpha terms"), pdf("Page two", "Beta terms")):
+		writer.add_page(PdfReader(BytesIO(body)).pages[0])
+	out = BytesIO()
+	writer.write(out)
+	return out.getvalue()
+
+
+def test_documents_are_read_locally_with_their_hash_and_pages(site):
+	user = make_user("ocr-reader@huf.test", ["Huf User"])
+	content = docx("Purchase order 77", "Deliver 40 chairs to Hall B.")
+	word = upload(user, "po-77.docx", content)
+	both = upload(user, "terms.pdf", two_page_pdf())
+	with as_user(user):
+		result = handle_ocr_document(file_id=word)
+		assert result["success"] and result["strategy"] == "local" and "Deliver 40 chairs" in result["text"]
+		assert result["file_hash"] == hashlib.sha256(content).hexdigest() and result["file_id"] == word
+		second = handle_ocr_document(file_url=frappe.db.get_value("File", both, "file_url"), pages="1")
+		assert second["strategy"] == "local_pdf" and "Beta terms" in second["text"] and "Alpha terms" not in second["text"]
+		assert [p["page"] for p in second["pages"]] == [2]
+		bad = handle_ocr_document(file_id=both, pages="one")
+		assert not bad["success"] and "page numbers" in bad["error"]
+
+
+def test_someone_elses_private_file_is_refused(site):
+	owner = make_user("ocr-owner@huf.test", ["Huf User"])
+	other = make_user("ocr-other@huf.test", ["Huf User"])
+	private = upload(owner, "salary.txt", b"secret numbers")
+	with as_user(other), pytest.raises(ToolError, match="may not read"):
+		handle_ocr_document(file_id=private)
+	with as_user(other), pytest.raises(ToolError, match="no file"):
+		handle_ocr_document(file_url="/private/files/nothing-here.pdf")
+
+
+def test_an_agent_reads_an_image_through_its_vision_model(site, llm):
+	user = make_user("ocr-agent@huf.test", ["Huf User"])
+	agent = fixtures.agent(
+		llm, name="OCR Agent", tools=("ocr_document",), allow_chat=1, run_immediately=1, agent_users=[{"user": user}]
+	)
+	receipt = upload(user, "receipt.png", PNG)
+	llm.script(
+		tool_calls([("o1", "ocr_document", json.dumps({"file_id": receipt}))]),
+		text("TOTAL 18.40 EUR"),  # the vision model's transcription
+		text("The receipt total is 18.40 EUR."),
+	)
+	with as_user(user):
+		reply = send_agent_chat_message(agent, "What is the total on my receipt?", new_conversation=1)
+	assert reply["status"] == "Success"
+	vision = llm.chat_requests[1]["body"]["messages"][0]["content"]
+	assert vision[1]["type"] == "image_url" and vision[1]["image_url"]["url"].startswith("data:image/png;base64,")
+	result = json.loads(llm.chat_requests[2]["body"]["messages"][-1]["content"])
+	assert result["strategy"] == "vision" and result["text"] == "TOTAL 18.40 EUR" and result["success"]
+	assert result["file_hash"] == hashlib.sha256(PNG).hexdigest()
