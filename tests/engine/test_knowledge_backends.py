@@ -235,3 +235,24 @@ def test_rrf_adds_up_a_passage_found_twice_and_keeps_sources_apart():
 	assert [(h.source, h.chunk.id) for h in merged].count(("B", "x:0")) == 1
 	assert len(merged) == 4
 	assert len(rrf([first, second], limit=1)) == 1
+
+
+def test_words_in_most_passages_are_left_out_while_rarer_ones_remain():
+	from huf.ai.engine.knowledge.fts_query import FALLBACK_CAP, plan
+
+	doc_freq = {"pump": 40, "model": 90_000, "service": 3_000}
+	assert plan(["pump", "model", "service"], doc_freq, 100_000) == ('"pump"', ["model", "service"], None)
+	assert plan(["model", "service"], doc_freq, 100_000) == ('"model" OR "service"', [], FALLBACK_CAP)
+	assert plan(["model", "service"], doc_freq, 10_000_000) == ('"service"', ["model"], None)  # 0.5% of 10M is 50,000
+	assert plan(["unknown"], doc_freq, 100_000) == ("", [], None)
+
+
+def test_a_search_of_only_common_words_still_ranks_passages(tmp_path):
+	backend = open_backend(StoreConfig("sqlite_fts", str(tmp_path / "fts.sqlite3")))
+	texts = ["common words everywhere"] * 3000
+	texts[10] = "rare pump notes"  # the rare word alone
+	texts[20] = "rare pump notes with common words"  # the rare word and the common ones
+	backend.add([Chunk(f"a:{i}", "a", i, text) for i, text in enumerate(texts)])
+	assert [h.chunk.id for h in backend.search("common words pump", k=2)] == ["a:20", "a:10"]
+	assert len(backend.search("common words", k=3)) == 3  # only common words: still answered
+	backend.close()

@@ -7,8 +7,10 @@ from __future__ import annotations
 
 from huf.ai.engine.knowledge.backends.base import Backend
 from huf.ai.engine.knowledge.backends.sqlite import SqliteStore
-from huf.ai.engine.knowledge.fts_query import sanitize
+from huf.ai.engine.knowledge.fts_query import common_limit, common_weight, plan, terms, words_of
 from huf.ai.engine.knowledge.types import Chunk, Hit
+
+RERANK = 50  # candidates found by the rare words, ranked again by all words
 
 FTS_SCHEMA = """
 CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5(
@@ -40,12 +42,32 @@ class FtsBackend(SqliteStore, Backend):
 			self._insert(chunks)
 
 	def search(self, query: str, k: int = 5) -> list[Hit]:
-		match = sanitize(query)
-		if not match:
+		words = terms(query)
+		if not words:
+			return []
+		total = self.count()
+		# In how many passages each word occurs, counted only up to where it stops being rare (an
+		# exact count of a common word would read its whole posting list).
+		enough = common_limit(total) + 1
+		doc_freq = {
+			w: self.conn.execute(
+				"SELECT count(*) FROM (SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT ?)", (f'"{w}"', enough)
+			).fetchone()[0]
+			for w in words
+		}
+		find, common, cap = plan(words, doc_freq, total)
+		if not find:
 			return []
 		# bm25() is lower for better matches; the text column weighs more than the title.
 		rows = self.conn.execute(
-			"SELECT rowid, bm25(chunks_fts, 1.0, 0.5) AS rank FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rank LIMIT ?",
-			(match, k),
+			f"""SELECT rowid, rank FROM (
+				SELECT rowid, bm25(chunks_fts, 1.0, 0.5) AS rank FROM chunks_fts WHERE chunks_fts MATCH ?{" LIMIT ?" if cap else ""}
+			) ORDER BY rank LIMIT ?""",
+			(find, cap, max(k, RERANK)) if cap else (find, max(k, RERANK) if common else k),
 		).fetchall()
-		return [Hit(chunk, -score) for chunk, score in self.by_rowids([(r[0], r[1]) for r in rows])]
+		hits = [Hit(chunk, -score) for chunk, score in self.by_rowids([(r[0], r[1]) for r in rows])]
+		if common:
+			weight = common_weight(total)
+			hits = [Hit(h.chunk, h.score + weight * len(words_of(h.chunk.text).intersection(common))) for h in hits]
+			hits.sort(key=lambda h: -h.score)
+		return hits[:k]

@@ -1,11 +1,20 @@
 """Meaning search in SQLite: a sqlite-vec ``vec0`` table of embeddings, nearest by cosine
-distance. Passages are embedded in batches as they are added; a query is embedded once."""
+distance. Passages are embedded in batches as they are added; a query is embedded once.
+
+Beside each vector the table keeps its sign bits (binary quantization, 32 times smaller). A search
+first finds the nearest OVERSAMPLE x k passages by Hamming distance over those bits, then ranks
+just those by exact cosine distance: at 100k passages of 384 numbers that reads 5 MB instead of
+150 MB. Published measurements of this rescoring keep about 96% of exact search quality; an index
+smaller than the candidate count is searched exactly."""
 
 from __future__ import annotations
 
 from huf.ai.engine.knowledge.backends.base import Backend
 from huf.ai.engine.knowledge.backends.sqlite import SqliteStore
 from huf.ai.engine.knowledge.types import Chunk, Embedder, Hit, KnowledgeError
+
+OVERSAMPLE = 10
+MIN_CANDIDATES = 100
 
 
 class VecBackend(SqliteStore, Backend):
@@ -21,7 +30,10 @@ class VecBackend(SqliteStore, Backend):
 		self._check_dimension()
 		self.conn.executescript(
 			f"""
-			CREATE VIRTUAL TABLE IF NOT EXISTS chunks_vec USING vec0(embedding float[{dimension}] distance_metric=cosine);
+			CREATE VIRTUAL TABLE IF NOT EXISTS chunks_vec USING vec0(
+				embedding float[{dimension}] distance_metric=cosine,
+				signs bit[{_bits(dimension)}]
+			);
 			CREATE TRIGGER IF NOT EXISTS chunks_vec_ad AFTER DELETE ON chunks BEGIN
 				DELETE FROM chunks_vec WHERE rowid = old.rowid;
 			END;
@@ -45,8 +57,8 @@ class VecBackend(SqliteStore, Backend):
 			self.conn.execute("BEGIN IMMEDIATE")
 			rowids = self._insert(chunks)
 			self.conn.executemany(
-				"INSERT INTO chunks_vec (rowid, embedding) VALUES (?, ?)",
-				[(rowid, serialize_float32(v)) for rowid, v in zip(rowids, vectors, strict=True)],
+				"INSERT INTO chunks_vec (rowid, embedding, signs) VALUES (?, ?, vec_quantize_binary(?))",
+				[(rowid, serialize_float32(v), serialize_float32(_padded(v))) for rowid, v in zip(rowids, vectors, strict=True)],
 			)
 
 	def search(self, query: str, k: int = 5) -> list[Hit]:
@@ -55,8 +67,24 @@ class VecBackend(SqliteStore, Backend):
 		from sqlite_vec import serialize_float32
 
 		vector = self.embed([query])[0]
+		candidates = max(k * OVERSAMPLE, MIN_CANDIDATES)
 		rows = self.conn.execute(
-			"SELECT rowid, distance FROM chunks_vec WHERE embedding MATCH ? AND k = ? ORDER BY distance",
-			(serialize_float32(vector), k),
+			"""
+			WITH coarse AS (
+				SELECT rowid FROM chunks_vec WHERE signs MATCH vec_quantize_binary(?) AND k = ?
+			)
+			SELECT v.rowid, vec_distance_cosine(v.embedding, ?) AS distance
+			FROM chunks_vec v JOIN coarse ON coarse.rowid = v.rowid
+			ORDER BY distance LIMIT ?
+			""",
+			(serialize_float32(_padded(vector)), candidates, serialize_float32(vector), k),
 		).fetchall()
 		return [Hit(chunk, 1.0 - distance) for chunk, distance in self.by_rowids([(r[0], r[1]) for r in rows])]
+
+
+def _bits(dimension: int) -> int:
+	return -(-dimension // 8) * 8  # binary vectors come in whole bytes
+
+
+def _padded(vector: list[float]) -> list[float]:
+	return list(vector) + [0.0] * (_bits(len(vector)) - len(vector))
