@@ -70,6 +70,8 @@ def get_me() -> dict:
 			"agent.manage": manager,
 			"provider.manage": manager,
 			"run.view_all": manager,
+			"knowledge.view": user != "Guest" and bool(frappe.has_permission("Knowledge Source", "read", user=user)),
+			"knowledge.manage": manager,
 		},
 	}
 

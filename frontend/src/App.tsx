@@ -12,6 +12,8 @@ const AgentEditor = lazy(() => import("./features/agents/AgentEditor"));
 const ProvidersPage = lazy(() => import("./features/providers/ProvidersPage"));
 const RunsPage = lazy(() => import("./features/runs/RunsPage"));
 const RunPage = lazy(() => import("./features/runs/RunPage"));
+const KnowledgePage = lazy(() => import("./features/knowledge/KnowledgePage"));
+const SourcePage = lazy(() => import("./features/knowledge/SourcePage"));
 
 function Allowed({ when, children }: { when: boolean; children: ReactNode }) {
 	if (!when) return <ErrorNote error="You don't have access to this part of Huf. Ask an administrator if you need it." />;
@@ -44,6 +46,8 @@ export function App() {
 				<Route path="providers" element={<Allowed when={can["provider.manage"]}><ProvidersPage /></Allowed>} />
 				<Route path="runs" element={<Allowed when={can["agent.run"]}><RunsPage /></Allowed>} />
 				<Route path="runs/:name" element={<Allowed when={can["agent.run"]}><RunPage /></Allowed>} />
+				<Route path="knowledge" element={<Allowed when={can["knowledge.view"]}><KnowledgePage /></Allowed>} />
+				<Route path="knowledge/:source" element={<Allowed when={can["knowledge.view"]}><SourcePage /></Allowed>} />
 				<Route path="*" element={<ErrorNote error="There is no page at this address." />} />
 			</Route>
 		</Routes>

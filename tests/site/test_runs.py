@@ -244,7 +244,11 @@ def test_get_me_tells_the_app_what_the_user_may_do(site):
 		"agent.manage": False,
 		"provider.manage": False,
 		"run.view_all": False,
+		"knowledge.view": True,
+		"knowledge.manage": False,
 	}
+	with as_user(make_user("no-roles@huf.test", [])):
+		assert get_me()["capabilities"]["knowledge.view"] is False
 
 
 def test_run_status_events_go_to_the_conversations_owner_only(site, llm):

@@ -1,12 +1,13 @@
-import { Bot, History, MessageSquare, Plug } from "lucide-react";
+import { BookOpen, Bot, History, MessageSquare, Plug } from "lucide-react";
 import { NavLink, Outlet } from "react-router";
 import type { Me } from "../lib/boot";
 import { cn } from "../lib/cn";
 
-// One entry per area; later areas (flows, knowledge, connections) join this list.
+// One entry per area; later areas (flows, connections) join this list.
 const AREAS = [
 	{ to: "/chat", label: "Chat", icon: MessageSquare, show: () => true },
 	{ to: "/agents", label: "Agents", icon: Bot, show: (me: Me) => me.capabilities["agent.manage"] },
+	{ to: "/knowledge", label: "Knowledge", icon: BookOpen, show: (me: Me) => me.capabilities["knowledge.view"] },
 	{ to: "/providers", label: "Providers", icon: Plug, show: (me: Me) => me.capabilities["provider.manage"] },
 	{ to: "/runs", label: "Runs", icon: History, show: (me: Me) => me.capabilities["agent.run"] },
 ];

@@ -6,6 +6,8 @@ export type Capabilities = {
 	"agent.manage": boolean;
 	"provider.manage": boolean;
 	"run.view_all": boolean;
+	"knowledge.view": boolean;
+	"knowledge.manage": boolean;
 };
 
 export type Me = { user: string; full_name: string; is_manager: boolean; capabilities: Capabilities };

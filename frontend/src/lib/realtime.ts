@@ -3,7 +3,11 @@
 import { boot } from "./boot";
 
 type Listener = (data: Record<string, unknown>) => void;
-type Socket = { on: (event: string, listener: Listener) => void; off: (event: string, listener: Listener) => void; };
+type Socket = {
+	on: (event: string, listener: Listener) => void;
+	off: (event: string, listener: Listener) => void;
+	emit: (event: string, ...args: string[]) => void;
+};
 
 let socket: Promise<Socket | null> | null = null;
 
@@ -29,3 +33,21 @@ export function subscribe(event: string, listener: Listener): () => void {
 	};
 }
 
+
+/** Like ``subscribe``, for events the server sends to the people looking at one record (the server
+ * checks that this person may read it before letting them listen). */
+export function subscribeDoc(doctype: string, name: string, event: string, listener: Listener): () => void {
+	let active = true;
+	void connect().then((s) => {
+		if (!active || !s) return;
+		s.emit("doc_subscribe", doctype, name);
+		s.on(event, listener);
+	});
+	return () => {
+		active = false;
+		void connect().then((s) => {
+			s?.off(event, listener);
+			s?.emit("doc_unsubscribe", doctype, name);
+		});
+	};
+}

@@ -48,14 +48,26 @@ def _check(source: str, ptype: str = "read") -> None:
 def get_sources() -> list[dict]:
 	"""The sources the caller may read, with their indexing progress (the web app's list)."""
 	frappe.has_permission("Knowledge Source", "read", throw=True)
-	return frappe.get_list("Knowledge Source", fields=SOURCE_FIELDS, order_by="modified desc", limit_page_length=500)
+	rows = frappe.get_list("Knowledge Source", fields=SOURCE_FIELDS, order_by="modified desc", limit_page_length=500)
+	failed = dict(
+		frappe.get_all(
+			"Knowledge Input",
+			{"status": "Error", "knowledge_source": ("in", [r.name for r in rows] or [""])},
+			["knowledge_source", "count(*)"],
+			group_by="knowledge_source",
+			as_list=True,
+		)
+	)
+	for row in rows:
+		row["failed_inputs"] = failed.get(row.name, 0)
+	return rows
 
 
 @frappe.whitelist()
 def get_source(source: str) -> dict:
 	"""One source with its inputs and their status (the web app's source page)."""
 	_check(source)
-	row = frappe.get_list("Knowledge Source", filters={"name": source}, fields=SOURCE_FIELDS)[0]
+	row = {**frappe.get_list("Knowledge Source", filters={"name": source}, fields=SOURCE_FIELDS)[0], **indexer.status_of(source)}
 	row["inputs"] = frappe.get_list(
 		"Knowledge Input",
 		filters={"knowledge_source": source},

@@ -11,9 +11,15 @@ const tones: Record<string, string> = {
 	Started: "bg-blue-100 text-blue-800",
 	Active: "bg-green-100 text-green-800",
 	Disabled: "bg-slate-200 text-slate-700",
+	Ready: "bg-green-100 text-green-800",
+	Indexed: "bg-green-100 text-green-800",
+	Pending: "bg-amber-100 text-amber-800",
+	Indexing: "bg-blue-100 text-blue-800",
+	Rebuilding: "bg-blue-100 text-blue-800",
+	Error: "bg-red-100 text-red-800",
 };
 
-const labels: Record<string, string> = { Started: "Running", Queued: "Waiting" };
+const labels: Record<string, string> = { Started: "Running", Queued: "Waiting", Pending: "Waiting", Indexed: "Ready", Error: "Needs attention" };
 
 export function StatusBadge({ status }: { status: string }) {
 	return <span className={cn("inline-flex rounded-full px-2 py-0.5 text-xs font-medium", tones[status] ?? "bg-slate-100 text-slate-700")}>{labels[status] ?? status}</span>;

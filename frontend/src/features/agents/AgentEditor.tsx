@@ -7,10 +7,11 @@ import { ErrorNote, Loading } from "../../components/ui/status";
 import { ApiError, getDoc, getList, saveDoc } from "../../lib/api";
 import { useProviders } from "../providers/api";
 import { SetupDialog } from "../providers/SetupDialog";
+import { KnowledgeSection } from "./KnowledgeSection";
 import { ListEditor } from "./ListEditor";
 import { ToolPicker, type ToolRow } from "./ToolPicker";
 import { TryPanel } from "./TryPanel";
-import { emptyAgent, fieldOfServerError, validateAgent, type AgentDraft, type FieldErrors } from "./validation";
+import { emptyAgent, fieldOfServerError, validateAgent, type AgentDraft, type FieldErrors, type KnowledgeBinding } from "./validation";
 
 const KEYS = Object.keys(emptyAgent()) as (keyof AgentDraft)[];
 
@@ -21,6 +22,7 @@ function pick(doc: Record<string, unknown>): AgentDraft {
 	draft.agent_tool = ((doc.agent_tool as { tool: string }[]) ?? []).map(({ tool }) => ({ tool }));
 	draft.agent_users = ((doc.agent_users as { user: string }[]) ?? []).map(({ user }) => ({ user }));
 	draft.agent_roles = ((doc.agent_roles as { role: string }[]) ?? []).map(({ role }) => ({ role }));
+	draft.agent_knowledge = ((doc.agent_knowledge as KnowledgeBinding[]) ?? []).map(({ knowledge_source, mode, priority, token_budget }) => ({ knowledge_source, mode, priority, token_budget }));
 	return draft as AgentDraft;
 }
 
@@ -182,6 +184,17 @@ function Editor({ isNew, initial, providers, tools }: EditorProps) {
 
 				<Section title="Tools">
 					<ToolPicker tools={tools} selected={draft.agent_tool.map((row) => row.tool)} error={errors.agent_tool} onChange={(names) => set("agent_tool", names.map((tool) => ({ tool })))} />
+				</Section>
+
+				<Section title="Knowledge">
+					<KnowledgeSection
+						rows={draft.agent_knowledge}
+						maxTokens={draft.max_knowledge_tokens}
+						error={errors.agent_knowledge}
+						maxError={errors.max_knowledge_tokens}
+						onChange={(rows) => set("agent_knowledge", rows)}
+						onMaxChange={(value) => set("max_knowledge_tokens", value)}
+					/>
 				</Section>
 
 				<Section title="Who can use it">

@@ -52,3 +52,20 @@ describe("validateAgent: the summary model", () => {
 		expect(validateAgent(agent({ context_strategy: "FIFO", summary_model: "gone" }), known)).toEqual({});
 	});
 });
+
+describe("validateAgent knowledge", () => {
+	const row = (changes: Partial<AgentDraft["agent_knowledge"][number]> = {}) => ({ knowledge_source: "Handbook", mode: "Mandatory" as const, priority: 0, token_budget: 1000, ...changes });
+
+	it("accepts a source bound both ways, and no budget for a looked-up one", () => {
+		expect(validateAgent(agent({ agent_knowledge: [row(), row({ mode: "Optional", token_budget: 0 })] }), known)).toEqual({});
+	});
+
+	it("refuses an empty row, a repeated binding, a zero budget and a zero overall limit", () => {
+		expect(validateAgent(agent({ agent_knowledge: [row({ knowledge_source: "" })] }), known).agent_knowledge).toMatch(/Choose a source/);
+		expect(validateAgent(agent({ agent_knowledge: [row(), row()] }), known).agent_knowledge).toMatch(/twice/);
+		expect(validateAgent(agent({ agent_knowledge: [row({ token_budget: 0 })] }), known).agent_knowledge).toMatch(/budget above 0/);
+		expect(validateAgent(agent({ agent_knowledge: [row()], max_knowledge_tokens: 0 }), known).max_knowledge_tokens).toBeDefined();
+		expect(validateAgent(agent({ max_knowledge_tokens: 0 }), known)).toEqual({});
+		expect(fieldOfServerError("Invalid Token Budget", "ValidationError")).toBe("agent_knowledge");
+	});
+});

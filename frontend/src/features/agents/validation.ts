@@ -30,8 +30,12 @@ export type AgentDraft = {
 	max_turns: number;
 	max_context_chars: number;
 	max_agent_depth: number;
+	agent_knowledge: KnowledgeBinding[];
+	max_knowledge_tokens: number;
 	modified?: string;
 };
+
+export type KnowledgeBinding = { knowledge_source: string; mode: "Mandatory" | "Optional"; priority: number; token_budget: number };
 
 export type FieldErrors = Partial<Record<keyof AgentDraft, string>>;
 
@@ -43,7 +47,7 @@ export function emptyAgent(): AgentDraft {
 		agent_tool: [], allow_chat: 1, allow_guest: 0, allow_file_attachments: 0, run_immediately: 0, agent_users: [], agent_roles: [],
 		persist_conversation: 1, persist_user_history: 1, enable_conversation_data: 0, inject_conversation_data: 0, summary_model: "", summary_prompt: "",
 		autonaming_of_conversation_title: 0, context_strategy: "FIFO", history_limit: 20,
-		summary_ratio: 0.7, max_turns: 10, max_context_chars: 20000, max_agent_depth: 2,
+		summary_ratio: 0.7, max_turns: 10, max_context_chars: 20000, max_agent_depth: 2, agent_knowledge: [], max_knowledge_tokens: 4000,
 	};
 }
 
@@ -67,7 +71,21 @@ export function validateAgent(draft: AgentDraft, modelProvider: (model: string) 
 	if (draft.context_strategy === "Summarize" && draft.summary_model && !modelProvider(draft.summary_model)) errors.summary_model = "This model isn't available. Pick another, or leave it empty to use the agent's model.";
 	const tools = draft.agent_tool.map((row) => row.tool);
 	if (new Set(tools).size !== tools.length) errors.agent_tool = "A tool is in the list twice.";
+	const knowledge = validateKnowledge(draft);
+	if (knowledge) errors.agent_knowledge = knowledge;
+	if (draft.agent_knowledge.length && !(Number.isInteger(draft.max_knowledge_tokens) && draft.max_knowledge_tokens > 0))
+		errors.max_knowledge_tokens = "Use a whole number above 0: the most the agent reads from knowledge on each turn.";
 	return errors;
+}
+
+function validateKnowledge(draft: AgentDraft): string | null {
+	const rows = draft.agent_knowledge;
+	if (rows.some((row) => !row.knowledge_source)) return "Choose a source for every row, or remove the empty row.";
+	const keys = rows.map((row) => `${row.knowledge_source}|${row.mode}`);
+	if (new Set(keys).size !== keys.length) return "A source is in the list twice with the same use.";
+	if (rows.some((row) => row.mode === "Mandatory" && !(Number.isInteger(row.token_budget) && row.token_budget > 0)))
+		return "Give every always-included source a budget above 0.";
+	return null;
 }
 
 // The server's refusals, by their title, belong next to these fields.
@@ -82,6 +100,9 @@ const FIELD_OF_TITLE: Record<string, keyof AgentDraft> = {
 	"Duplicate Tool": "agent_tool",
 	"Unknown Tool": "agent_tool",
 	"Duplicate Name": "agent_name",
+	"Invalid Max Knowledge Tokens": "max_knowledge_tokens",
+	"Duplicate Knowledge Source": "agent_knowledge",
+	"Invalid Token Budget": "agent_knowledge",
 };
 
 export function fieldOfServerError(title: string, excType: string): keyof AgentDraft | null {
