@@ -131,6 +131,7 @@ def test_people_see_only_what_they_may_use_and_deep_links_load(site, llm, web, s
 	nav = page.get_by_role("navigation", name="Main")
 	expect(nav.get_by_role("link", name="Chat")).to_be_visible()
 	expect(nav.get_by_role("link", name="Runs")).to_be_visible()
+	expect(nav.get_by_role("link", name="Knowledge")).to_be_visible()  # Huf Users read knowledge sources
 	assert nav.get_by_role("link", name="Agents").count() == 0
 	assert nav.get_by_role("link", name="Providers").count() == 0
 	page.goto("/huf/agents/SPA%20Chat%20Only")  # a deep link straight to a screen this user may not use
@@ -251,3 +252,47 @@ def test_leaving_the_agent_editor_with_unsaved_changes_asks_first(site, llm, web
 	page.get_by_role("heading", name="Runs").wait_for()
 	frappe.db.commit()
 	assert not frappe.db.get_value("Agent", agent, "description")
+
+
+def test_a_manager_builds_a_knowledge_source_and_a_reader_searches_it(site, llm, workers, web, signed_in, tmp_path):
+	if frappe.db.exists("Knowledge Source", "E2E Handbook"):
+		frappe.delete_doc("Knowledge Source", "E2E Handbook", force=True)
+		frappe.db.commit()
+	manager = make_user("spa-knowledge@huf.test", ["Huf Manager"])
+	workers.start(1)
+	page = signed_in(manager)
+	page.goto("/huf/knowledge")
+	page.get_by_role("heading", name="Knowledge").wait_for()
+	page.get_by_role("button", name="New source").click()
+	dialog = page.get_by_role("dialog")
+	dialog.get_by_label("How to search").select_option("sqlite_vec")
+	dialog.get_by_role("button", name="Create source").click()
+	expect(dialog.get_by_text("Give the source a name.")).to_be_visible()
+	expect(dialog.get_by_text("Name the model, e.g.")).to_be_visible()  # meaning search asks for its model
+	dialog.get_by_label("How to search").select_option("sqlite_fts")
+	dialog.get_by_label("Name").fill("E2E Handbook")
+	dialog.get_by_role("button", name="Create source").click()
+	page.get_by_role("heading", name="E2E Handbook").wait_for()
+
+	page.get_by_role("tab", name="Text").click()
+	page.get_by_label("Title").fill("Leave rules")
+	page.get_by_label("Text", exact=True).fill("Every employee has 25 days of paid annual leave per year.")
+	page.get_by_role("button", name="Add", exact=True).click()
+	expect(page.get_by_text("Added. It is being read and indexed now.")).to_be_visible()
+	notes = tmp_path / "expenses.md"
+	notes.write_text("Travel expenses are paid back within 10 days.")
+	page.get_by_role("tab", name="Upload files").click()
+	page.get_by_test_id("knowledge-files").set_input_files(str(notes))
+	bar = page.get_by_role("progressbar", name="Indexed E2E Handbook: 2 of 2 documents")
+	expect(bar).to_be_visible(timeout=60_000)
+	assert bar.get_attribute("aria-valuenow") == "2"
+	shot(page, "knowledge-source")
+
+	reader = make_user("spa-knowledge-reader@huf.test", ["Huf User"])
+	page = signed_in(reader)
+	page.goto("/huf/knowledge")
+	page.get_by_role("link", name="E2E Handbook").click()
+	assert page.get_by_role("button", name="New source").count() == 0 and page.get_by_role("tab", name="Text").count() == 0
+	page.get_by_label("Search this source").fill("how many days of leave")
+	page.get_by_role("button", name="Search").click()
+	expect(page.get_by_role("list", name="Search results").get_by_text("25 days of paid annual leave")).to_be_visible()

@@ -256,3 +256,29 @@ def test_a_search_of_only_common_words_still_ranks_passages(tmp_path):
 	assert [h.chunk.id for h in backend.search("common words pump", k=2)] == ["a:20", "a:10"]
 	assert len(backend.search("common words", k=3)) == 3  # only common words: still answered
 	backend.close()
+
+
+@pytest.mark.parametrize("kind", ["sqlite_fts", "sqlite_vec", "chroma_file"])
+def test_real_files_are_extracted_chunked_indexed_and_found_with_their_page(kind, tmp_path, llm, embedder):
+	from pathlib import Path
+
+	from huf.ai.engine.knowledge.chunking import chunk_document
+	from huf.ai.engine.knowledge.extract import extract
+	from tests.engine.test_knowledge_extract import pdf_pages
+
+	fixtures = Path(__file__).resolve().parents[1] / "fixtures" / "knowledge"
+	files = {
+		"manual.pdf": pdf_pages("Pumps need oil every month.", "Valves are replaced every year."),
+		"handbook.html": (fixtures / "handbook.html").read_bytes(),
+		"declaration.md": (fixtures / "declaration.md").read_bytes(),
+	}
+	backend = open_backend(configs(tmp_path, llm)[kind], embedder)
+	try:
+		for name, data in files.items():
+			backend.add(chunk_document(extract(name, data), name, chunk_size=200, chunk_overlap=20))
+		hit = backend.search("valves are replaced every year", k=1)[0]
+		assert (hit.chunk.input_id, hit.chunk.locator) == ("manual.pdf", "page 2")
+		assert backend.search("paid annual leave days employee", k=1)[0].chunk.title == "Staff Handbook: Leave"
+		assert backend.delete_input("declaration.md") >= 2
+	finally:
+		backend.drop()

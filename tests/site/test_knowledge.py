@@ -17,7 +17,7 @@ from frappe.utils import add_to_date, now_datetime
 from frappe.utils.background_jobs import get_queue
 
 from huf.ai.agent.chat import send_agent_chat_message
-from huf.ai.knowledge import api, indexer, store
+from huf.ai.knowledge import api, indexer, retriever, store
 from tests.site import fixtures
 from tests.site.conftest import as_user, make_user, wait_for
 from tests.support.scripted_llm import text, tool_calls
@@ -386,14 +386,17 @@ def test_rebuild_swaps_in_a_new_index(site, llm, workers):
 	assert frappe.db.get_value("Knowledge Source", kb, "chunk_count") > 1
 
 
-def test_a_vector_source_needs_a_working_embedding_model(site, llm, workers):
+@pytest.mark.parametrize("kind", ["sqlite_vec", "chroma"])
+def test_a_vector_source_needs_a_working_embedding_model(kind, site, llm, workers):
 	provider = fixtures.provider(llm)
+	frappe.db.commit()  # saved before the source, as a person would
+	name = f"Meaning Source {kind}"
 	with pytest.raises(frappe.ValidationError, match="needs an Embedding Provider"):
-		source("Meaning Source", knowledge_type="sqlite_vec")
+		source(name, knowledge_type=kind)
 	with pytest.raises(frappe.ValidationError, match="Vector Dimension"):
 		source(
-			"Meaning Source",
-			knowledge_type="sqlite_vec",
+			name,
+			knowledge_type=kind,
 			embedding_provider=provider,
 			embedding_model="embed-test",
 			vector_dimension=llm.embedding_dim + 1,
@@ -401,14 +404,20 @@ def test_a_vector_source_needs_a_working_embedding_model(site, llm, workers):
 	frappe.db.rollback()
 	workers.start(1)
 	kb = source(
-		"Meaning Source",
-		knowledge_type="sqlite_vec",
-		embedding_provider=provider,
-		embedding_model="embed-test",
-		vector_dimension=llm.embedding_dim,
+		name, knowledge_type=kind, embedding_provider=provider, embedding_model="embed-test", vector_dimension=llm.embedding_dim
 	)
 	indexed(add_text(kb, RETURNS, title="Returns"), add_text(kb, SHIPPING, title="Shipping"))
 	assert api.test_search(kb, "express shipping EU orders")["results"][0]["title"] == "Shipping"
+	assert any(r["path"].endswith("/embeddings") and r["body"]["model"] == "embed-test" for r in llm.requests)
+
+	# Searching a keyword source and this one together merges the two rankings by rank.
+	words = source("Keyword Source")
+	indexed(add_text(words, "Gift cards never expire and can be used in every shop.", title="Gift cards"))
+	hits = retriever.search([kb, words], "express shipping EU orders gift cards", 4)
+	assert {h.source for h in hits} == {kb, words} and [h.chunk.title for h in hits[:2]] in (
+		["Shipping", "Gift cards"],
+		["Gift cards", "Shipping"],
+	)
 
 
 def test_the_sweep_restarts_forgotten_inputs_and_clears_a_busy_status_nobody_holds(site, llm, workers):

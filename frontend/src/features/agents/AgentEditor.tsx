@@ -1,8 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useEffect, useMemo, useRef, useState, type ReactNode } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { useBlocker, useNavigate, useParams } from "react-router";
 import { Button } from "../../components/ui/button";
 import { Checkbox, Field, Input, Select, Textarea } from "../../components/ui/field";
+import { Section } from "../../components/ui/section";
 import { ErrorNote, Loading } from "../../components/ui/status";
 import { ApiError, getDoc, getList, saveDoc } from "../../lib/api";
 import { useProviders } from "../providers/api";
@@ -24,15 +25,6 @@ function pick(doc: Record<string, unknown>): AgentDraft {
 	draft.agent_roles = ((doc.agent_roles as { role: string }[]) ?? []).map(({ role }) => ({ role }));
 	draft.agent_knowledge = ((doc.agent_knowledge as KnowledgeBinding[]) ?? []).map(({ knowledge_source, mode, priority, token_budget }) => ({ knowledge_source, mode, priority, token_budget }));
 	return draft as AgentDraft;
-}
-
-function Section({ title, children }: { title: string; children: ReactNode }) {
-	return (
-		<section className="grid gap-4 rounded-lg border border-slate-200 bg-white p-4">
-			<h2 className="text-base font-semibold">{title}</h2>
-			{children}
-		</section>
-	);
 }
 
 export default function AgentEditor() {

@@ -1,22 +1,14 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { RefreshCw, Search, Trash2, Upload } from "lucide-react";
-import { useRef, useState, type FormEvent, type ReactNode } from "react";
+import { useRef, useState, type FormEvent } from "react";
 import { Link, useParams } from "react-router";
 import { Button } from "../../components/ui/button";
 import { Field, Input, Textarea } from "../../components/ui/field";
+import { Section } from "../../components/ui/section";
 import { Empty, ErrorNote, Loading, StatusBadge } from "../../components/ui/status";
 import { uploadFile } from "../../lib/api";
 import { addInput, deleteInput, KIND_LABELS, rebuildIndex, testSearch, useProgress, useSource, type AddedInput, type SourceDetail } from "./api";
 import { ProgressBar } from "./ProgressBar";
-
-function Panel({ title, children }: { title: string; children: ReactNode }) {
-	return (
-		<section className="grid gap-3 rounded-lg border border-slate-200 bg-white p-4">
-			<h2 className="text-base font-semibold">{title}</h2>
-			{children}
-		</section>
-	);
-}
 
 export default function SourcePage() {
 	const { source = "" } = useParams();
@@ -106,7 +98,7 @@ function AddPanel({ source }: { source: string }) {
 	};
 	const tabs = [["files", "Upload files"], ["url", "Web address"], ["text", "Text"]] as const;
 	return (
-		<Panel title="Add to this source">
+		<Section title="Add to this source">
 			<div role="tablist" aria-label="What to add" className="flex gap-1">
 				{tabs.map(([key, label]) => (
 					<Button key={key} role="tab" aria-selected={tab === key} variant={tab === key ? "default" : "outline"} size="sm" onClick={() => setTab(key)}>
@@ -144,7 +136,7 @@ function AddPanel({ source }: { source: string }) {
 			{add.error && !uploading ? <ErrorNote error={add.error} /> : null}
 			{uploadError ? <ErrorNote error={uploadError} /> : null}
 			{note ? <p role="status" className="text-sm text-slate-700">{note}</p> : null}
-		</Panel>
+		</Section>
 	);
 }
 
@@ -161,7 +153,7 @@ function Inputs({ source }: { source: SourceDetail }) {
 	});
 	if (!source.inputs.length) return <Empty title="Nothing here yet">{source.can_write ? "Add files, web pages or text above." : "Nobody has added anything to this source yet."}</Empty>;
 	return (
-		<Panel title="Documents">
+		<Section title="Documents">
 			{remove.error ? <ErrorNote error={remove.error} /> : null}
 			<ul className="divide-y divide-slate-100">
 				{source.inputs.map((input) => (
@@ -170,7 +162,7 @@ function Inputs({ source }: { source: SourceDetail }) {
 							<span className="font-medium text-slate-900">{input.title || input.url || "Untitled"}</span>
 							<StatusBadge status={input.status} />
 							<span className="text-xs text-slate-500">
-								{input.duplicate_of ? "Same content as another document; stored once" : input.status === "Indexed" ? `${input.chunk_count} passages` : ""}
+								{input.duplicate_of ? "Same content as another document; stored once" : input.status === "Indexed" ? `${input.chunk_count} ${input.chunk_count === 1 ? "passage" : "passages"}` : ""}
 							</span>
 							{source.can_write ? (
 								confirming === input.name ? (
@@ -190,7 +182,7 @@ function Inputs({ source }: { source: SourceDetail }) {
 					</li>
 				))}
 			</ul>
-		</Panel>
+		</Section>
 	);
 }
 
@@ -198,7 +190,7 @@ function SearchPanel({ source }: { source: string }) {
 	const [query, setQuery] = useState("");
 	const search = useMutation({ mutationFn: (q: string) => testSearch(source, q) });
 	return (
-		<Panel title="Try a search">
+		<Section title="Try a search">
 			<form
 				role="search"
 				className="flex gap-2"
@@ -227,7 +219,7 @@ function SearchPanel({ source }: { source: string }) {
 					<p className="text-sm text-slate-600">Nothing in this source matches.</p>
 				)
 			) : null}
-		</Panel>
+		</Section>
 	);
 }
 
@@ -238,13 +230,13 @@ function RebuildPanel({ source }: { source: string }) {
 		onSuccess: () => void queryClient.invalidateQueries({ queryKey: ["knowledge-progress", source] }),
 	});
 	return (
-		<Panel title="Rebuild the index">
+		<Section title="Rebuild the index">
 			<p className="text-sm text-slate-600">Reads every document again. Searches keep using the current index until the new one is ready.</p>
 			<Button variant="outline" className="justify-self-start" disabled={rebuild.isPending} onClick={() => rebuild.mutate()}>
 				<RefreshCw className="h-4 w-4" aria-hidden /> {rebuild.isPending ? "Starting…" : "Rebuild index"}
 			</Button>
 			{rebuild.error ? <ErrorNote error={rebuild.error} /> : null}
 			{rebuild.isSuccess ? <p role="status" className="text-sm text-slate-700">Rebuilding has started.</p> : null}
-		</Panel>
+		</Section>
 	);
 }

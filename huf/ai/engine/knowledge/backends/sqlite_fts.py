@@ -10,7 +10,7 @@ from huf.ai.engine.knowledge.backends.sqlite import SqliteStore
 from huf.ai.engine.knowledge.fts_query import common_limit, common_weight, plan, terms, words_of
 from huf.ai.engine.knowledge.types import Chunk, Hit
 
-RERANK = 50  # candidates found by the rare words, ranked again by all words
+RERANK = 20  # candidates found by the rare words, ranked again by all words
 
 FTS_SCHEMA = """
 CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5(
