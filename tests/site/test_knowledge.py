@@ -95,7 +95,7 @@ def test_an_agent_answers_with_mandatory_knowledge_from_an_indexed_source(site, 
 	workers.start(1)
 	policies = source("Shop Policies")
 	returns = add_text(policies, RETURNS, title="Returns policy")
-	shipping = add_file(policies, "shipping.docx", docx(SHIPPING))
+	shipping = add_file(policies, "kb-shipping.docx", docx(SHIPPING))
 	rows = indexed(returns, shipping)
 	assert {r.status for r in rows.values()} == {"Indexed"} and all(r.chunk_count >= 1 for r in rows.values())
 	wait_for(lambda: frappe.db.get_value("Knowledge Source", policies, "status") == "Ready", message="source Ready")
@@ -268,11 +268,11 @@ def test_bad_inputs_end_in_error_with_a_reason_and_the_source_stays_usable(site,
 	good = add_text(mixed, RETURNS, title="Returns policy")
 	page = api.add_input(mixed, "URL", url=f"{web_pages}/page")["name"]
 	bad = {
-		"encrypted": add_file(mixed, "locked.pdf", locked.getvalue()),
-		"corrupt": add_file(mixed, "broken.pdf", b"%PDF-1.4 this is not a pdf"),
+		"encrypted": add_file(mixed, "kb-locked.pdf", locked.getvalue()),
+		"corrupt": add_file(mixed, "kb-broken.pdf", b"%PDF-1.4 this is not a pdf"),
 		"empty": api.add_input(mixed, "File", file_url=file_on_disk("empty.txt", 0))["name"],
 		"huge": api.add_input(mixed, "File", file_url=file_on_disk("huge.txt", 200 * 1024 * 1024))["name"],
-		"unknown": add_file(mixed, "setup.exe", b"MZ\x90\x00 binary"),
+		"unknown": add_file(mixed, "kb-setup.exe", b"MZ\x90\x00 binary"),
 		"redirect": api.add_input(mixed, "URL", url=f"{web_pages}/leak")["name"],
 	}
 	frappe.db.commit()
@@ -281,10 +281,10 @@ def test_bad_inputs_end_in_error_with_a_reason_and_the_source_stays_usable(site,
 	errors = {kind: rows[name].error or "" for kind, name in bad.items()}
 	assert all(rows[name].status == "Error" for name in bad.values()), errors
 	assert "password" in errors["encrypted"]
-	assert "broken.pdf" in errors["corrupt"]
+	assert re.search(r"kb-broken\w*\.pdf is not a readable PDF", errors["corrupt"])  # a rerun's upload gets a suffix
 	assert "empty" in errors["empty"]
 	assert re.search(r"huge\w*\.txt is 200\.0 MB; files of up to 100 MB can be read", errors["huge"])
-	assert "setup.exe" in errors["unknown"] and "pdf" in errors["unknown"]
+	assert re.search(r"kb-setup\w*\.exe is not a kind of file Huf can read\. Readable kinds: .*pdf", errors["unknown"])
 	assert "169.254.169.254" in errors["redirect"] and "private" in errors["redirect"]
 	wait_for(lambda: frappe.db.get_value("Knowledge Source", mixed, "status") == "Ready", message="source Ready")
 	assert "6 of 8 inputs" in frappe.db.get_value("Knowledge Source", mixed, "last_error")
@@ -299,8 +299,8 @@ def test_identical_content_is_indexed_once_and_deletes_remove_everything(site, l
 	first = add_text(kb, SHIPPING)
 	again = api.add_input(kb, "Text", text=SHIPPING)
 	assert again["already_there"] and again["name"] == first
-	one = add_file(kb, "policy-a.txt", RETURNS.encode())
-	two = add_file(kb, "policy-b.txt", RETURNS.encode())  # same bytes, other name
+	one = add_file(kb, "kb-policy-a.txt", RETURNS.encode())
+	two = add_file(kb, "kb-policy-b.txt", RETURNS.encode())  # same bytes, other name
 	rows = indexed(first, one, two)
 	assert rows[one].chunk_count >= 1 and rows[two].chunk_count == 0 and rows[two].duplicate_of == one
 	assert frappe.db.count("Knowledge Input", {"knowledge_source": kb}) == 3

@@ -46,7 +46,7 @@ def test_documents_are_read_locally_with_their_hash_and_pages(site):
 	user = make_user("ocr-reader@huf.test", ["Huf User"])
 	content = docx("Purchase order 77", "Deliver 40 chairs to Hall B.")
 	word = upload(user, "po-77.docx", content)
-	both = upload(user, "terms.pdf", two_page_pdf())
+	both = upload(user, "ocr-terms.pdf", two_page_pdf())
 	with as_user(user):
 		result = handle_ocr_document(file_id=word)
 		assert result["success"] and result["strategy"] == "local" and "Deliver 40 chairs" in result["text"]
@@ -61,7 +61,7 @@ def test_documents_are_read_locally_with_their_hash_and_pages(site):
 def test_someone_elses_private_file_is_refused(site):
 	owner = make_user("ocr-owner@huf.test", ["Huf User"])
 	other = make_user("ocr-other@huf.test", ["Huf User"])
-	private = upload(owner, "salary.txt", b"secret numbers")
+	private = upload(owner, "ocr-salary.txt", b"secret numbers")
 	with as_user(other), pytest.raises(ToolError, match="may not read"):
 		handle_ocr_document(file_id=private)
 	with as_user(other), pytest.raises(ToolError, match="no file"):
@@ -73,7 +73,7 @@ def test_an_agent_reads_an_image_through_its_vision_model(site, llm):
 	agent = fixtures.agent(
 		llm, name="OCR Agent", tools=("ocr_document",), allow_chat=1, run_immediately=1, agent_users=[{"user": user}]
 	)
-	receipt = upload(user, "receipt.png", PNG)
+	receipt = upload(user, "ocr-receipt.png", PNG)
 	llm.script(
 		tool_calls([("o1", "ocr_document", json.dumps({"file_id": receipt}))]),
 		text("TOTAL 18.40 EUR"),  # the vision model's transcription
