@@ -14,7 +14,7 @@ from huf.ai.engine.context import ContextSettings, build_context
 from huf.ai.engine.events import Usage
 from huf.ai.engine.loop import LoopSettings
 from huf.ai.engine.tools import Tool
-from huf.ai.knowledge.context_builder import KnowledgeUse, build_knowledge_context, token_counter
+from huf.ai.knowledge.context_builder import KnowledgeUse, build_knowledge_context
 from huf.ai.knowledge.tool import knowledge_tools
 from huf.ai.tools import load_agent_tools
 from huf.ai.tools.context import RunContext
@@ -75,8 +75,8 @@ def prepare_run(agent, conversation: str, prompt, ctx: RunContext, with_history:
 	spec = model_spec(agent.model)
 	summary_usage = Usage()
 	summary_model = ""
-	knowledge = build_knowledge_context(agent, query or (prompt if isinstance(prompt, str) else ""),
-		token_counter(llm.normalize_model_name(spec.model, spec.provider, spec.api_base)))
+	model = llm.normalize_model_name(spec.model, spec.provider, spec.api_base)
+	knowledge = build_knowledge_context(agent, query or (prompt if isinstance(prompt, str) else ""), model)
 	system = "\n\n".join(part for part in (agent.instructions, knowledge.text) if part)
 	messages: list[dict] = [{"role": "system", "content": system}] if system else []
 	if with_history and agent.persist_conversation:

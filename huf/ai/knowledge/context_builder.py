@@ -23,7 +23,8 @@ class KnowledgeUse:
 		return sum(self.used.values())
 
 
-def build_knowledge_context(agent, query: str, count_tokens) -> KnowledgeUse:
+def build_knowledge_context(agent, query: str, model: str) -> KnowledgeUse:
+	"""``model`` (LiteLLM's name) counts the tokens of the budgets."""
 	rows = [r for r in agent.get("agent_knowledge") or [] if r.mode == "Mandatory"]
 	if not rows:
 		return KnowledgeUse()
@@ -37,7 +38,7 @@ def build_knowledge_context(agent, query: str, count_tokens) -> KnowledgeUse:
 		fill = [c for c in retriever.head(row.knowledge_source, PER_SOURCE) if c.id not in seen]
 		chunks = [h.chunk for h in hits] + fill
 		sections.append(Section(title=row.knowledge_source, chunks=chunks, budget=row.token_budget or 1000))
-	text, used = fit(sections, agent.get("max_knowledge_tokens") or 4000, count_tokens)
+	text, used = fit(sections, agent.get("max_knowledge_tokens") or 4000, token_counter(model))
 	return KnowledgeUse(text, used)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import frappe
 from frappe import _
 
 from huf.ai.engine.tools import Tool, ToolError
@@ -42,8 +43,6 @@ def knowledge_tools(agent) -> list[Tool]:
 		)
 
 	def list_sources(_args: dict):
-		import frappe
-
 		rows = frappe.get_all(
 			"Knowledge Source",
 			{"name": ("in", retriever.readable(bound) or [""])},
