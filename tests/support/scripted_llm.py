@@ -3,7 +3,8 @@
 Why: the engine is tested through real LiteLLM speaking real HTTP, so the only thing faked is the
 paid model behind the API. The server speaks Chat Completions (streamed as server-sent events in
 chunked transfer encoding like the real providers, or as one JSON body), ``GET /v1/models`` and
-``POST /v1/embeddings``, on 127.0.0.1 with a free port. Stdlib only, so site tests and benchmarks
+``POST /v1/embeddings`` and ``POST /v1/ocr`` (Mistral's OCR API, answered with
+``ocr_pages``), on 127.0.0.1 with a free port. Stdlib only, so site tests and benchmarks
 can use it too.
 
 Usage::
@@ -127,6 +128,8 @@ class ScriptedLLM:
 	def __init__(self, embedding_dim: int = 8, models: tuple[str, ...] = ("scripted-model",)):
 		self.embedding_dim = embedding_dim
 		self.embedding_failure: tuple[int, dict] | None = None  # (status, body) every embeddings call answers with
+		self.ocr_pages: list[str] = []  # the Markdown of each page of the document the OCR route reads
+		self.ocr_failure: tuple[int, dict] | None = None  # (status, body) every OCR call answers with
 		self.models = models
 		self.requests: list[dict] = []
 		self._queue: list[Scripted] = []
@@ -179,6 +182,7 @@ class ScriptedLLM:
 			self.requests.clear()
 			self._responder = None
 			self.embedding_failure = None
+			self.ocr_pages, self.ocr_failure = [], None
 
 	@property
 	def pending(self) -> int:
@@ -234,6 +238,8 @@ def _handler(llm: ScriptedLLM) -> type[BaseHTTPRequestHandler]:
 				if llm.embedding_failure:
 					return self._json(*llm.embedding_failure)
 				return self._json(200, _embeddings(body, llm.embedding_dim))
+			if self.path.rstrip("/").endswith("/ocr"):
+				return self._json(*(llm.ocr_failure or (200, _ocr(body, llm.ocr_pages))))
 			if not self.path.rstrip("/").endswith("/chat/completions"):
 				return self._json(404, {"error": {"message": f"No route {self.path}", "type": "invalid_request_error"}})
 			reply = llm._next_reply(body)
@@ -364,6 +370,13 @@ def _embeddings(body: dict, dim: int) -> dict:
 	data = [{"object": "embedding", "index": i, "embedding": embed(str(t), dim)} for i, t in enumerate(inputs)]
 	tokens = sum(len(_words(str(t))) for t in inputs)
 	return {"object": "list", "data": data, "model": body.get("model"), "usage": {"prompt_tokens": tokens, "total_tokens": tokens}}
+
+
+def _ocr(body: dict, pages: list[str]) -> dict:
+	"""Mistral's OCR response: the pages asked for (0-based), or all of them."""
+	wanted = body.get("pages") or range(len(pages))
+	found = [{"index": i, "markdown": pages[i], "images": [], "dimensions": None} for i in wanted if i < len(pages)]
+	return {"pages": found, "model": body.get("model"), "usage_info": {"pages_processed": len(found)}}
 
 
 def _words(text: str) -> list[str]:
