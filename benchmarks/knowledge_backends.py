@@ -6,7 +6,8 @@
 2. Search: p50/p95 of one query against 10k and 100k stored passages. Vectors for these corpora
    come from a local random generator (embedding 100k passages over HTTP would measure the scripted
    server); the query's vector is computed before the clock starts, and one query embedding over
-   HTTP is measured separately.
+   HTTP is measured separately. For the vector backends it also prints how often a query close to
+   one stored passage finds it in the top 5, and recall@5 against exact search for random queries.
 
     python benchmarks/knowledge_backends.py [--pages 2000] [--sizes 10000,100000] [--queries 200]
         [--backends sqlite_fts,sqlite_vec,chroma]   (--pages 0: search only)
@@ -72,8 +73,11 @@ class Timed:
 			self.seconds += time.perf_counter() - start
 
 
+VECTORS = np.random.default_rng(5)  # one stream, so no two batches get the same vectors
+
+
 def random_vectors(texts: list[str]) -> list[list[float]]:
-	vectors = np.random.default_rng(len(texts) + hash(texts[0]) % 1000).standard_normal((len(texts), DIM)).astype(np.float32)
+	vectors = VECTORS.standard_normal((len(texts), DIM)).astype(np.float32)
 	vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
 	return vectors.tolist()
 
@@ -102,9 +106,14 @@ def corpus(n: int) -> list[Chunk]:
 
 def searching(kind: str, folder: str, chunks: list[Chunk], queries: list[str]) -> None:
 	vectors = {q: random_vectors([q])[0] for q in queries}
+	stored: list[list[float]] = []  # every passage's vector, in the order of ``chunks``
 
 	def embed(texts: list[str]) -> list[list[float]]:
-		return [vectors[t] for t in texts] if texts[0] in vectors else random_vectors(texts)
+		if texts[0] in vectors:
+			return [vectors[t] for t in texts]
+		batch = random_vectors(texts)
+		stored.extend(batch)
+		return batch
 
 	backend = open_backend(config(kind, folder, f"search{len(chunks)}"), embed)
 	for i in range(0, len(chunks), 1000):
@@ -118,7 +127,38 @@ def searching(kind: str, folder: str, chunks: list[Chunk], queries: list[str]) -
 	times.sort()
 	p95 = times[int(len(times) * 0.95) - 1]
 	print(f"{kind:11} search at {len(chunks):>6} chunks: p50 {statistics.median(times):6.2f} ms, p95 {p95:6.2f} ms", flush=True)
+	if stored:
+		recall(kind, backend, chunks, np.array(stored, dtype=np.float32), queries, vectors)
 	backend.drop()
+
+
+def recall(kind: str, backend, chunks: list[Chunk], matrix: np.ndarray, queries: list[str], vectors: dict) -> None:
+	"""How often a query close to one stored passage (cosine 0.7, 0.5, 0.35: as a question is to the
+	passage that answers it) gets that passage in its top 5; and recall@5 against exact cosine search
+	for random queries, the worst case, whose five nearest are barely nearer than the rest."""
+	rng = np.random.default_rng(11)
+	found = {}
+	for cosine in (0.7, 0.5, 0.35):
+		targets = rng.integers(0, len(matrix), len(queries))
+		noise = rng.standard_normal((len(queries), matrix.shape[1])).astype(np.float32)
+		noise -= (noise * matrix[targets]).sum(axis=1, keepdims=True) * matrix[targets]  # orthogonal to the target
+		noise /= np.linalg.norm(noise, axis=1, keepdims=True)
+		near = cosine * matrix[targets] + np.sqrt(1 - cosine**2) * noise
+		hits = 0
+		for i, (target, vector) in enumerate(zip(targets, near, strict=True)):
+			vectors[name := f"near {cosine} {i}"] = vector.tolist()
+			hits += chunks[target].id in {h.chunk.id for h in backend.search(name, k=5)}
+		found[f"cosine {cosine}"] = hits / len(queries)
+	shares = []
+	for name in queries:
+		exact = {chunks[j].id for j in np.argsort(-(matrix @ np.array(vectors[name], dtype=np.float32)))[:5]}
+		shares.append(len(exact & {h.chunk.id for h in backend.search(name, k=5)}) / 5)
+	print(
+		f"{kind:11} at {len(chunks):>6} chunks: the passage a query is about is in the top 5 for "
+		+ ", ".join(f"{k}: {v:.1%}" for k, v in found.items())
+		+ f"; recall@5 of random queries {statistics.mean(shares):.3f}",
+		flush=True,
+	)
 
 
 def main() -> None:
