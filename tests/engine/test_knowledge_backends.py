@@ -8,6 +8,7 @@ import shutil
 import socket
 import subprocess
 import time
+from dataclasses import replace
 
 import pytest
 
@@ -282,3 +283,23 @@ def test_real_files_are_extracted_chunked_indexed_and_found_with_their_page(kind
 		assert backend.delete_input("declaration.md") >= 2
 	finally:
 		backend.drop()
+
+
+def test_a_chroma_server_index_drops_the_other_generations_of_its_source_only(tmp_path, llm, embedder, chroma_server):
+	config = configs(tmp_path, llm, chroma_server)["chroma_server"]
+	prefix = config.collection + "-"
+	others = [open_backend(replace(config, collection=prefix + g), embedder) for g in ("old1", "half2")]
+	unrelated = open_backend(replace(config, collection=config.collection + "x-g1"), embedder)
+	live = open_backend(replace(config, collection=prefix + "live"), embedder)
+	try:
+		fill(live)
+		assert live.drop_others(prefix) == [prefix + "half2", prefix + "old1"]
+		names = {c.name for c in live.client.list_collections()}
+		assert prefix + "live" in names and config.collection + "x-g1" in names
+		assert not {prefix + "old1", prefix + "half2"} & names
+		assert live.count() == 5 and live.drop_others(prefix) == []
+	finally:
+		for backend in (*others, live, unrelated):
+			backend.close()
+		unrelated.drop()
+		live.drop()

@@ -17,6 +17,7 @@ from frappe.utils import add_to_date, now_datetime
 from frappe.utils.background_jobs import get_queue
 
 from huf.ai.agent.chat import send_agent_chat_message
+from huf.ai.engine.knowledge.types import Chunk
 from huf.ai.knowledge import api, indexer, retriever, store
 from tests.site import fixtures
 from tests.site.conftest import as_user, make_user, wait_for
@@ -433,3 +434,24 @@ def test_the_sweep_restarts_forgotten_inputs_and_clears_a_busy_status_nobody_hol
 	workers.start(1)
 	assert indexed(lost)[lost].status == "Indexed"
 	wait_for(lambda: frappe.db.get_value("Knowledge Source", kb, "status") == "Ready", message="Ready")
+
+
+def test_the_sweep_removes_the_half_built_index_of_a_rebuild_whose_worker_died(site, llm, workers):
+	workers.start(1)
+	kb = source("Crashed Rebuild Source")
+	indexed(add_text(kb, RETURNS))
+	doc = frappe.get_doc("Knowledge Source", kb)
+	live = store.config_for(doc).path
+	half_built = store.open_index(doc, "deadbeef00")  # a rebuild's new generation, as its worker left it
+	half_built.add([Chunk(id="x:0", input_id="x", position=0, text="Half of a rebuild that never finished.")])
+	half_built.close()
+	orphan = store.config_for(doc, "deadbeef00").path
+	assert os.path.exists(orphan)
+	frappe.db.set_value("Knowledge Source", kb, "status", "Rebuilding", update_modified=False)  # its lock expired with it
+	frappe.db.commit()
+
+	indexer.sweep()
+
+	assert not [f for f in os.listdir(store.folder(kb)) if f.startswith("deadbeef00")]
+	assert os.path.exists(live) and frappe.db.get_value("Knowledge Source", kb, "status") == "Ready"
+	assert "30 days" in api.test_search(kb, "return within days")["results"][0]["text"]

@@ -71,10 +71,12 @@ def _pending(source: str, stale_too: bool = False) -> list[str]:
 def sweep() -> None:
 	"""Every minute: restart sources whose inputs have waited longer than STALE_SECONDS (their job
 	was lost, or its worker died), and give a source that shows busy with nobody working on it its
-	true status again."""
+	true status again, removing any half-built index a dead rebuild left behind."""
 	for name in frappe.get_all("Knowledge Source", {"status": ("in", ["Indexing", "Rebuilding"])}, pluck="name"):
 		if not _lock(name).locked():
-			_finish(frappe.get_doc("Knowledge Source", name))
+			source = frappe.get_doc("Knowledge Source", name)
+			store.drop_orphans(source)  # a rebuild whose worker died left its half-built index
+			_finish(source)
 	cutoff = frappe.utils.add_to_date(now_datetime(), seconds=-STALE_SECONDS)
 	for source in frappe.get_all(
 		"Knowledge Input",

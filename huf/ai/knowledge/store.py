@@ -92,6 +92,28 @@ def drop_generation(source, generation: str) -> None:
 		shutil.rmtree(config.path, ignore_errors=True)
 
 
+def drop_orphans(source) -> list[str]:
+	"""Remove the generations that are not live (files, folders, or collections on a Chroma server):
+	what a rebuild left when its worker died mid-way. Call it only while no job holds the source's
+	lock. Returns the names removed."""
+	base, live = folder(source.name), source.index_generation or "g0"
+	removed = []
+	if source.knowledge_type == "chroma" and source.chroma_mode == "Server":
+		index = open_index(source)
+		try:
+			removed += index.drop_others(_collection(source.name, ""))
+		finally:
+			index.close()
+	for entry in sorted(os.listdir(base)) if os.path.isdir(base) else []:
+		generation = re.sub(r"(\.sqlite3(-wal|-shm)?|\.chroma)$", "", entry)
+		if generation == entry or generation == live:
+			continue
+		path = os.path.join(base, entry)
+		shutil.rmtree(path, ignore_errors=True) if os.path.isdir(path) else os.remove(path)
+		removed.append(entry)
+	return removed
+
+
 def drop_all(source) -> None:
 	"""Everything the source keeps: its folder, and its collection on a Chroma server."""
 	if source.knowledge_type == "chroma" and source.chroma_mode == "Server" and source.index_generation:

@@ -75,6 +75,15 @@ class ChromaBackend(Backend):
 		finally:
 			self.close()
 
+	def drop_others(self, prefix: str) -> list[str]:
+		"""Delete every other collection whose name starts with ``prefix`` (on a server: the older or
+		half-built generations of this source); returns their names."""
+		names = [c if isinstance(c, str) else c.name for c in self.client.list_collections()]
+		stale = sorted(n for n in names if n.startswith(prefix) and n != self.name)
+		for name in stale:
+			self.client.delete_collection(name)
+		return stale
+
 	def close(self) -> None:
 		close = getattr(self.client, "close", None)
 		if close is not None:
