@@ -34,7 +34,8 @@ function huf_show_progress(frm, data) {
 	if (!data || !data.total_inputs) return;
 	const done = data.status === "Rebuilding" ? data.rebuilt_inputs || 0 : data.indexed_inputs + data.failed_inputs;
 	const percent = Math.round((100 * done) / data.total_inputs);
-	let label = __("{0} of {1} inputs indexed · {2} passages", [data.indexed_inputs, data.total_inputs, data.chunk_count]);
+	let label = __("{0} of {1} inputs indexed", [data.indexed_inputs, data.total_inputs]) + " · " +
+		(data.chunk_count === 1 ? __("1 passage") : __("{0} passages", [data.chunk_count]));
 	if (data.failed_inputs) label += " · " + __("{0} failed", [data.failed_inputs]);
 	frm.dashboard.show_progress(__("Index"), percent, HUF_BUSY.includes(data.status) ? `${label} · ${__(data.status)}` : label);
 	if (HUF_BUSY.includes(data.status)) {
