@@ -46,10 +46,22 @@ def browser(site):
 		instance.close()
 
 
+FAILURES = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), ".ci", "artifacts", "failures")
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+	"""Keep each phase's report on the test, so fixtures can tell at teardown that it failed."""
+	outcome = yield
+	report = outcome.get_result()
+	setattr(item, f"report_{report.when}", report)
+
+
 @pytest.fixture
-def signed_in(browser, web):
-	"""A function that opens a browser tab signed in as the given user."""
-	contexts = []
+def signed_in(browser, web, request):
+	"""A function that opens a browser tab signed in as the given user. When the test fails, each
+	tab's screenshot goes to .ci/artifacts/failures/ and what the page logged is printed."""
+	contexts, pages, logged = [], [], []
 
 	def open_page(user: str):
 		from frappe.utils.password import update_password
@@ -62,11 +74,26 @@ def signed_in(browser, web):
 		contexts.append(context)
 		page = context.new_page()
 		page.set_default_timeout(30_000)
+		pages.append(page)
+		page.on("console", lambda m: logged.append(f"[{user}] console {m.type}: {m.text}"))
+		page.on("pageerror", lambda e: logged.append(f"[{user}] page error: {e}"))
+		page.on("dialog", lambda d: logged.append(f"[{user}] dialog: {d.message}"))
+		page.on("response", lambda r: r.status >= 400 and logged.append(f"[{user}] HTTP {r.status} {r.url}"))
 		response = page.request.post("/api/method/login", data={"usr": user, "pwd": "huf-Test-pw-1"})
 		assert response.ok, response.text()
 		return page
 
 	yield open_page
+	report = getattr(request.node, "report_call", None)
+	if report is not None and report.failed:
+		os.makedirs(FAILURES, exist_ok=True)
+		for n, page in enumerate(pages):
+			try:
+				page.screenshot(path=os.path.join(FAILURES, f"{request.node.name}-{n}.png"), full_page=True)
+				logged.append(f"tab {n} was at {page.url}; its text: {page.inner_text('body')[:1500]!r}")
+			except Exception as error:  # a closed tab
+				logged.append(f"tab {n}: no screenshot ({error})")
+		print("\n".join(["What the browser saw:", *logged[-60:]]))
 	for context in contexts:
 		context.close()
 
