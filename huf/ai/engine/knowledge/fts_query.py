@@ -8,8 +8,9 @@ joined with OR so BM25 ranks passages by how many rare words they share with the
 ``plan`` then leaves out of the search words found in more than COMMON_SHARE of the passages
 while rarer ones remain: reading their long posting lists is what makes a search slow on a large
 index, and BM25 gives them little weight. The passages the rare words find are ranked again with
-the common words counted at their highest possible weight, so a passage with both still wins. A question made only of such words is ranked among the first
-FALLBACK_CAP passages that contain any of them (BM25 cannot tell those passages apart anyway)."""
+the common words counted at their highest possible weight, so a passage with both still wins. A
+question made only of such words is answered from the first FALLBACK_CAP passages that contain
+any of them, ranked by how many of its words each contains."""
 
 from __future__ import annotations
 
@@ -58,8 +59,8 @@ def plan(words: list[str], doc_freq: dict[str, int], total: int) -> tuple[str, l
 		return "", [], None
 	rare = [w for w in present if doc_freq[w] <= common_limit(total)]
 	if not rare:
-		return _any(present), [], FALLBACK_CAP
-	return _any(rare), [w for w in present if w not in rare], None
+		return any_of(present), [], FALLBACK_CAP
+	return any_of(rare), [w for w in present if w not in rare], None
 
 
 def common_weight(total: int) -> float:
@@ -72,5 +73,5 @@ def words_of(text: str) -> set[str]:
 	return {fold(w) for w in re.findall(r"[^\W_]+", text)}
 
 
-def _any(words: list[str]) -> str:
+def any_of(words: list[str]) -> str:
 	return " OR ".join(f'"{w}"' for w in words)

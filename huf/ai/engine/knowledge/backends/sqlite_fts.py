@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from huf.ai.engine.knowledge.backends.base import Backend
 from huf.ai.engine.knowledge.backends.sqlite import SqliteStore
-from huf.ai.engine.knowledge.fts_query import common_limit, common_weight, plan, terms, words_of
+from huf.ai.engine.knowledge.fts_query import any_of, common_limit, common_weight, plan, terms, words_of
 from huf.ai.engine.knowledge.types import Chunk, Hit
 
 RERANK = 20  # candidates found by the rare words, ranked again by all words
@@ -58,12 +58,12 @@ class FtsBackend(SqliteStore, Backend):
 		find, common, cap = plan(words, doc_freq, total)
 		if not find:
 			return []
+		if cap:
+			return self._by_word_count([w for w in words if doc_freq[w]], cap, k, common_weight(total))
 		# bm25() is lower for better matches; the text column weighs more than the title.
 		rows = self.conn.execute(
-			f"""SELECT rowid, rank FROM (
-				SELECT rowid, bm25(chunks_fts, 1.0, 0.5) AS rank FROM chunks_fts WHERE chunks_fts MATCH ?{" LIMIT ?" if cap else ""}
-			) ORDER BY rank LIMIT ?""",
-			(find, cap, max(k, RERANK)) if cap else (find, max(k, RERANK) if common else k),
+			"SELECT rowid, bm25(chunks_fts, 1.0, 0.5) AS rank FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rank LIMIT ?",
+			(find, max(k, RERANK) if common else k),
 		).fetchall()
 		hits = [Hit(chunk, -score) for chunk, score in self.by_rowids([(r[0], r[1]) for r in rows])]
 		if common:
@@ -71,3 +71,23 @@ class FtsBackend(SqliteStore, Backend):
 			hits = [Hit(h.chunk, h.score + weight * len(words_of(h.chunk.text).intersection(common))) for h in hits]
 			hits.sort(key=lambda h: -h.score)
 		return hits[:k]
+
+	def _by_word_count(self, words: list[str], cap: int, k: int, weight: float) -> list[Hit]:
+		"""Only common words: the first ``cap`` passages holding any of them, ranked by how many of
+		the words each holds (ties in document order). Not BM25: to weigh each word it reads the
+		word's whole posting list first, and common words all weigh about the same anyway. Each
+		word's list is read only up to the last candidate, so no more than about ``cap`` entries."""
+		rowids = [
+			r[0] for r in self.conn.execute("SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT ?", (any_of(words), cap))
+		]
+		if not rowids:
+			return []
+		counts = dict.fromkeys(rowids, 0)
+		for word in words:
+			for (rowid,) in self.conn.execute(
+				"SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ? AND rowid <= ?", (f'"{word}"', max(rowids))
+			):
+				if rowid in counts:
+					counts[rowid] += 1
+		best = sorted(rowids, key=lambda r: -counts[r])[:k]
+		return [Hit(chunk, weight * found) for chunk, found in self.by_rowids([(r, counts[r]) for r in best])]
