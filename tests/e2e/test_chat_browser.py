@@ -44,7 +44,8 @@ def test_desk_chat_streams_shows_tools_survives_a_closed_tab_and_takes_a_rating(
 	page = signed_in(user)
 	send_in_chat(page, agent, "Count to six")
 
-	page.locator(".huf-chip", has_text="huf_e2e_list").wait_for()
+	# the first run of the browser tests: a new worker imports LiteLLM before it answers
+	page.locator(".huf-chip", has_text="huf_e2e_list").wait_for(timeout=60_000)
 	page.locator(".huf-msg.agent", has_text="Here is").wait_for()
 	conversation = frappe.db.get_value("Agent Conversation", {"agent": agent, "user": user}, "name")
 	assert run_status(conversation) == "Started"  # text is on screen while the run is still going
