@@ -1,7 +1,8 @@
 """Text out of a document or an image, by the best way the model's provider offers.
 
-- PDFs on providers with a LiteLLM OCR endpoint (Mistral, Azure, Gemini, Vertex AI): ``ocr``;
-  when that call fails, the local reader takes over (``local_pdf``) and says why.
+- PDFs on providers with a LiteLLM OCR endpoint (Mistral, Azure, Gemini, Vertex AI): ``ocr``
+  (a Mistral chat model is swapped for Mistral's OCR model); when that call fails, the local
+  reader takes over (``local_pdf``) and says why.
 - Other PDFs: ``local_pdf`` (pypdf). Word, Excel, PowerPoint, HTML and text files: ``local``
   (the knowledge extractors; no model, no cost).
 - Images: ``vision``, a vision model asked to transcribe the image.
@@ -11,13 +12,14 @@ No Frappe here: the caller passes the bytes and the model to use."""
 from __future__ import annotations
 
 import base64
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from huf.ai.engine import llm
 from huf.ai.engine.attachments import IMAGE_TYPES, extension, sha256
 from huf.ai.engine.knowledge.types import KnowledgeError
 
 OCR_PROVIDERS = {"mistral", "azure", "azure ai", "gemini", "google", "vertex ai", "vertex_ai"}
+MISTRAL_OCR_MODEL = "mistral-ocr-latest"  # what a Mistral agent's chat model is swapped for when reading a PDF
 VISION_PROMPT = (
 	"Transcribe all the text in this image as Markdown, keeping headings, lists and tables. Write only what is in the image."
 )
@@ -96,6 +98,8 @@ def _number(locator: str, index: int) -> int:
 
 def _ocr(result: Extraction, data: bytes, pages: list[int] | None, model: llm.ModelSpec, include_images: bool) -> Extraction:
 	litellm = llm._litellm()
+	if model.provider.strip().lower() == "mistral" and "ocr" not in model.model.lower():
+		model = replace(model, model=MISTRAL_OCR_MODEL)  # a chat model cannot read documents
 	name = llm.normalize_model_name(model.model, model.provider, model.api_base)
 	document = {"type": "document_url", "document_url": "data:application/pdf;base64," + base64.b64encode(data).decode()}
 	response = litellm.ocr(

@@ -54,3 +54,11 @@ def test_bad_page_numbers_are_explained_before_any_call(llm):
 	result = extract_document("invoice.pdf", PDF, pages="two", model=mistral(llm))
 	assert not result.success and "page numbers separated by commas" in result.error
 	assert llm.requests == []
+
+
+def test_a_mistral_agents_chat_model_is_swapped_for_mistrals_ocr_model(llm):
+	llm.ocr_pages = ["Invoice 1001"]
+	chat_model = ModelSpec(model="mistral-large-latest", provider="Mistral", api_key="sk-ocr-secret", api_base=llm.base_url)
+	result = extract_document("invoice.pdf", PDF, pages="0", model=chat_model)
+	assert result.strategy == "ocr" and result.model == "mistral/mistral-ocr-latest"
+	assert llm.requests[0]["body"]["model"] == "mistral-ocr-latest"
