@@ -308,10 +308,11 @@ def test_a_chroma_server_index_drops_the_other_generations_of_its_source_only(tm
 def test_a_question_of_only_common_words_ranks_the_passage_holding_most_of_them_first(tmp_path):
 	backend = open_backend(StoreConfig("sqlite_fts", str(tmp_path / "fts.sqlite3")))
 	texts = [("total due", "invoice notes", "customer notes")[i % 3] for i in range(3000)]
-	texts[901] = "the customer invoice and its total"
-	texts[950] = "customer invoice"
+	texts[2500] = "the customer invoice and its total"  # all the words, far into the index
+	texts[950] = "customer invoice"  # two of them, among the first passages holding any
 	backend.add([Chunk(f"a:{i}", "a", i, text) for i, text in enumerate(texts)])
 	hits = backend.search("customer invoice total", k=3)  # each word is in a third of the passages
-	assert [h.chunk.id for h in hits[:2]] == ["a:901", "a:950"]
+	assert [h.chunk.id for h in hits[:2]] == ["a:2500", "a:950"]
 	assert hits[0].score > hits[1].score > hits[2].score > 0
+	assert [h.chunk.id for h in backend.search("invoice customer total", k=1)] == ["a:2500"]  # no window read
 	backend.close()

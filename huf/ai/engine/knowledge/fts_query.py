@@ -9,8 +9,8 @@ joined with OR so BM25 ranks passages by how many rare words they share with the
 while rarer ones remain: reading their long posting lists is what makes a search slow on a large
 index, and BM25 gives them little weight. The passages the rare words find are ranked again with
 the common words counted at their highest possible weight, so a passage with both still wins. A
-question made only of such words is answered from the first FALLBACK_CAP passages that contain
-any of them, ranked by how many of its words each contains."""
+question made only of such words gets the passages that contain all of them first, then the
+first FALLBACK_CAP passages that contain any, ranked by how many of its words each contains."""
 
 from __future__ import annotations
 
@@ -75,3 +75,7 @@ def words_of(text: str) -> set[str]:
 
 def any_of(words: list[str]) -> str:
 	return " OR ".join(f'"{w}"' for w in words)
+
+
+def all_of(words: list[str]) -> str:
+	return " AND ".join(f'"{w}"' for w in words)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from huf.ai.engine.knowledge.backends.base import Backend
 from huf.ai.engine.knowledge.backends.sqlite import SqliteStore
-from huf.ai.engine.knowledge.fts_query import any_of, common_limit, common_weight, plan, terms, words_of
+from huf.ai.engine.knowledge.fts_query import all_of, any_of, common_limit, common_weight, plan, terms, words_of
 from huf.ai.engine.knowledge.types import Chunk, Hit
 
 RERANK = 20  # candidates found by the rare words, ranked again by all words
@@ -73,21 +73,25 @@ class FtsBackend(SqliteStore, Backend):
 		return hits[:k]
 
 	def _by_word_count(self, words: list[str], cap: int, k: int, weight: float) -> list[Hit]:
-		"""Only common words: the first ``cap`` passages holding any of them, ranked by how many of
-		the words each holds (ties in document order). Not BM25: to weigh each word it reads the
-		word's whole posting list first, and common words all weigh about the same anyway. Each
-		word's list is read only up to the last candidate, so no more than about ``cap`` entries."""
-		rowids = [
-			r[0] for r in self.conn.execute("SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT ?", (any_of(words), cap))
-		]
-		if not rowids:
-			return []
-		counts = dict.fromkeys(rowids, 0)
-		for word in words:
-			for (rowid,) in self.conn.execute(
-				"SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ? AND rowid <= ?", (f'"{word}"', max(rowids))
-			):
-				if rowid in counts:
-					counts[rowid] += 1
-		best = sorted(rowids, key=lambda r: -counts[r])[:k]
-		return [Hit(chunk, weight * found) for chunk, found in self.by_rowids([(r, counts[r]) for r in best])]
+		"""Only common words: passages holding all of them (anywhere in the index) first; if there are
+		fewer than ``k``, then the first ``cap`` passages holding any, ranked by how many of the words
+		each holds (ties in document order). Not BM25: to weigh each word it reads the word's whole
+		posting list first, and common words all weigh about the same anyway. Each word's list is
+		read only up to the last candidate, so no more than about ``cap`` entries."""
+		every = self.conn.execute("SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT ?", (all_of(words), k))
+		counts = {rowid: len(words) for (rowid,) in every}
+		if len(counts) < k:
+			window = [
+				r[0]
+				for r in self.conn.execute("SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT ?", (any_of(words), cap))
+			]
+			found = dict.fromkeys((r for r in window if r not in counts), 0)
+			for word in words if found else []:
+				for (rowid,) in self.conn.execute(
+					"SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ? AND rowid <= ?", (f'"{word}"', window[-1])
+				):
+					if rowid in found:
+						found[rowid] += 1
+			counts.update(found)
+		best = sorted(counts, key=lambda r: (-counts[r], r))[:k]
+		return [Hit(chunk, weight * held) for chunk, held in self.by_rowids([(r, counts[r]) for r in best])]
