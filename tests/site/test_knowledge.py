@@ -447,8 +447,13 @@ def test_the_sweep_removes_the_half_built_index_of_a_rebuild_whose_worker_died(s
 	half_built.close()
 	orphan = store.config_for(doc, "deadbeef00").path
 	assert os.path.exists(orphan)
-	frappe.db.set_value("Knowledge Source", kb, "status", "Rebuilding", update_modified=False)  # its lock expired with it
+	frappe.db.set_value("Knowledge Source", kb, "status", "Rebuilding", update_modified=False)
 	frappe.db.commit()
+	live_job = indexer._lock(kb)
+	assert live_job.acquire(blocking=False)  # while a rebuild holds the lock, its new file is not touched
+	indexer.sweep()
+	assert os.path.exists(orphan) and frappe.db.get_value("Knowledge Source", kb, "status") == "Rebuilding"
+	live_job.release()  # the worker died: its lock expires
 
 	indexer.sweep()
 

@@ -73,10 +73,15 @@ def sweep() -> None:
 	was lost, or its worker died), and give a source that shows busy with nobody working on it its
 	true status again, removing any half-built index a dead rebuild left behind."""
 	for name in frappe.get_all("Knowledge Source", {"status": ("in", ["Indexing", "Rebuilding"])}, pluck="name"):
-		if not _lock(name).locked():
+		lock = _lock(name)
+		if not lock.acquire(blocking=False):  # held: a job is working on it
+			continue
+		try:  # holding the lock, so no rebuild can start writing a generation while this deletes
 			source = frappe.get_doc("Knowledge Source", name)
 			store.drop_orphans(source)  # a rebuild whose worker died left its half-built index
 			_finish(source)
+		finally:
+			lock.release()
 	cutoff = frappe.utils.add_to_date(now_datetime(), seconds=-STALE_SECONDS)
 	for source in frappe.get_all(
 		"Knowledge Input",
