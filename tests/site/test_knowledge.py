@@ -460,3 +460,37 @@ def test_the_sweep_removes_the_half_built_index_of_a_rebuild_whose_worker_died(s
 	assert not [f for f in os.listdir(store.folder(kb)) if f.startswith("deadbeef00")]
 	assert os.path.exists(live) and frappe.db.get_value("Knowledge Source", kb, "status") == "Ready"
 	assert "30 days" in api.test_search(kb, "return within days")["results"][0]["text"]
+
+
+def test_a_chroma_server_that_is_down_does_not_stop_the_sweep_tidying_other_sources(site, llm, workers):
+	import socket
+
+	with socket.socket() as probe:  # a port nothing listens on
+		probe.bind(("127.0.0.1", 0))
+		closed = probe.getsockname()[1]
+	down = source("Server Down Source")
+	frappe.db.set_value(  # as a rebuild left it, with its server gone since
+		"Knowledge Source",
+		down,
+		{
+			"knowledge_type": "chroma",
+			"chroma_mode": "Server",
+			"chroma_host": "127.0.0.1",
+			"chroma_port": closed,
+			"embedding_provider": fixtures.provider(llm),
+			"embedding_model": "embed-test",
+			"vector_dimension": llm.embedding_dim,
+			"status": "Rebuilding",
+		},
+		update_modified=False,
+	)
+	stuck = source("Stuck Keyword Source")
+	frappe.db.set_value("Knowledge Source", stuck, "status", "Rebuilding", update_modified=False)
+	frappe.db.commit()
+
+	indexer.sweep()
+
+	frappe.db.commit()
+	assert frappe.db.get_value("Knowledge Source", stuck, "status") == "Ready"
+	assert frappe.db.get_value("Knowledge Source", down, "status") == "Rebuilding"  # retried next minute
+	assert frappe.db.exists("Error Log", {"method": f"Huf: could not tidy up the knowledge source {down}"})

@@ -80,6 +80,8 @@ def sweep() -> None:
 			source = frappe.get_doc("Knowledge Source", name)
 			store.drop_orphans(source)  # a rebuild whose worker died left its half-built index
 			_finish(source)
+		except Exception:  # e.g. its Chroma server is down: the status stays, and the next sweep retries
+			frappe.log_error(title=f"Huf: could not tidy up the knowledge source {name}")
 		finally:
 			lock.release()
 	cutoff = frappe.utils.add_to_date(now_datetime(), seconds=-STALE_SECONDS)

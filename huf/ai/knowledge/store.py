@@ -109,7 +109,10 @@ def drop_orphans(source) -> list[str]:
 		if generation == entry or generation == live:
 			continue
 		path = os.path.join(base, entry)
-		shutil.rmtree(path, ignore_errors=True) if os.path.isdir(path) else os.remove(path)
+		if os.path.isdir(path):
+			shutil.rmtree(path, ignore_errors=True)
+		else:
+			os.remove(path)
 		removed.append(entry)
 	return removed
 
