@@ -74,13 +74,12 @@ class Timed:
 			self.seconds += time.perf_counter() - start
 
 
-VECTORS = np.random.default_rng(5)  # one stream, so no two batches get the same vectors
-TOPICS = VECTORS.standard_normal((2000, DIM)).astype(np.float32)
-TOPICS /= np.linalg.norm(TOPICS, axis=1, keepdims=True)
-
-
 def unit(rows: np.ndarray) -> np.ndarray:
 	return rows / np.linalg.norm(rows, axis=1, keepdims=True)
+
+
+VECTORS = np.random.default_rng(5)  # one stream, so no two batches get the same vectors
+TOPICS = unit(VECTORS.standard_normal((2000, DIM)).astype(np.float32))
 
 
 def random_vectors(texts: list[str]) -> list[list[float]]:
