@@ -494,3 +494,26 @@ def test_a_chroma_server_that_is_down_does_not_stop_the_sweep_tidying_other_sour
 	assert frappe.db.get_value("Knowledge Source", stuck, "status") == "Ready"
 	assert frappe.db.get_value("Knowledge Source", down, "status") == "Rebuilding"  # retried next minute
 	assert frappe.db.exists("Error Log", {"method": f"Huf: could not tidy up the knowledge source {down}"})
+
+
+def test_changing_the_kind_rebuilds_and_leaves_no_file_of_the_old_kind(site, llm, workers):
+	workers.start(1)
+	kb = source("Kind Change Source")
+	indexed(add_text(kb, RETURNS))
+	doc = frappe.get_doc("Knowledge Source", kb)
+	old_generation, old_path = doc.index_generation, store.config_for(doc).path  # the keyword index, a .sqlite3 file
+	doc.update({"knowledge_type": "chroma", "embedding_provider": fixtures.provider(llm), "embedding_model": "embed-test"})
+	doc.vector_dimension = llm.embedding_dim
+	doc.save()
+	frappe.db.commit()
+	wait_for(
+		lambda: (
+			frappe.db.get_value("Knowledge Source", kb, "index_generation") != old_generation
+			and frappe.db.get_value("Knowledge Source", kb, "status") == "Ready"
+		),
+		timeout=90,
+		message="rebuilt as chroma",
+	)
+	assert not os.path.exists(old_path)
+	assert os.listdir(store.folder(kb)) == [os.path.basename(store.config_for(frappe.get_doc("Knowledge Source", kb)).path)]
+	assert "30 days" in api.test_search(kb, "return within days")["results"][0]["text"]

@@ -14,6 +14,7 @@ from huf.ai.engine.knowledge.backends.base import Backend, open_backend
 from huf.ai.engine.knowledge.types import Embedder, StoreConfig
 
 VECTOR_KINDS = ("sqlite_vec", "chroma")
+FILE_SUFFIXES = (".sqlite3", ".sqlite3-wal", ".sqlite3-shm", ".chroma")  # what a generation keeps on disk
 
 
 def folder(source_name: str) -> str:
@@ -83,38 +84,29 @@ def drop_generation(source, generation: str) -> None:
 		index.close()
 	except Exception:
 		frappe.log_error(title=f"Huf: could not remove an old index of {source.name}")
-	config = config_for(source, generation)
-	for suffix in ("", "-wal", "-shm"):
-		path = config.path + suffix
-		if os.path.isfile(path):
+	base = os.path.join(folder(source.name), generation)
+	for path in [base + suffix for suffix in FILE_SUFFIXES]:  # any kind's files: the kind may have changed since
+		if os.path.isdir(path):
+			shutil.rmtree(path, ignore_errors=True)
+		elif os.path.isfile(path):
 			os.remove(path)
-	if os.path.isdir(config.path):
-		shutil.rmtree(config.path, ignore_errors=True)
 
 
-def drop_orphans(source) -> list[str]:
+def drop_orphans(source) -> None:
 	"""Remove the generations that are not live (files, folders, or collections on a Chroma server):
 	what a rebuild left when its worker died mid-way. Call it only while no job holds the source's
-	lock. Returns the names removed."""
-	base, live = folder(source.name), source.index_generation or "g0"
-	removed = []
+	lock."""
+	live, base = source.index_generation or "g0", folder(source.name)
 	if source.knowledge_type == "chroma" and source.chroma_mode == "Server":
 		index = open_index(source)
 		try:
-			removed += index.drop_others(_collection(source.name, ""))
+			index.drop_others(_collection(source.name, ""))
 		finally:
 			index.close()
-	for entry in sorted(os.listdir(base)) if os.path.isdir(base) else []:
-		generation = re.sub(r"(\.sqlite3(-wal|-shm)?|\.chroma)$", "", entry)
-		if generation == entry or generation == live:
-			continue
-		path = os.path.join(base, entry)
-		if os.path.isdir(path):
-			shutil.rmtree(path, ignore_errors=True)
-		else:
-			os.remove(path)
-		removed.append(entry)
-	return removed
+	entries = os.listdir(base) if os.path.isdir(base) else []
+	on_disk = {entry.removesuffix(suffix) for entry in entries for suffix in FILE_SUFFIXES if entry.endswith(suffix)}
+	for generation in sorted(on_disk - {live}):
+		drop_generation(source, generation)
 
 
 def drop_all(source) -> None:
