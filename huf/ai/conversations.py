@@ -1,9 +1,14 @@
-"""Conversations: one per session (agent + channel + user or external id), and their history as
-OpenAI messages."""
+"""Conversations: one per session (agent + channel + the calling user, and within that user an
+optional external id), and their history as OpenAI messages.
+
+A session always belongs to the user who calls: an external id is a name inside that caller's own
+namespace (an integration speaking for many outside people), never another user's conversation.
+Channels Huf uses for its own runs cannot be named by callers."""
 
 from __future__ import annotations
 
 import json
+import re
 
 import frappe
 from frappe import _
@@ -14,8 +19,29 @@ from huf.ai.rows import insert_row
 ROLE_TO_OPENAI = {"user": "user", "agent": "assistant", "tool": "tool", "system": "system"}
 
 
-def session_id(agent: str, channel: str, who: str) -> str:
-	return f"{agent}:{channel}:{who}"
+# Channels of Huf's own runs: triggers (and webhooks), conversation titles, sub-agents, flows.
+INTERNAL_CHANNELS = frozenset({"trigger", "title", "subagent", "flow", "webhook", "schedule", "system"})
+CHANNEL = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
+MAX_EXTERNAL_ID = 140
+
+
+def session_id(agent: str, channel: str, user: str, external_id: str | None = None) -> str:
+	"""The key of the one active conversation of (agent, channel, user[, external id])."""
+	key = f"{agent}:{channel}:{user}"
+	return f"{key}:ext:{external_id}" if external_id else key
+
+
+def caller_channel(channel_id: str | None, external_id: str | None) -> tuple[str, str | None]:
+	"""The channel and external id a caller of a public endpoint may use, or a clear refusal."""
+	channel = (channel_id or "api").strip().lower()
+	if not CHANNEL.match(channel):
+		frappe.throw(_("Channel must be 1 to 40 lowercase letters, digits, - or _, e.g. chat or my-app."))
+	if channel in INTERNAL_CHANNELS:
+		frappe.throw(_("The channel {0} is used by Huf itself; pick another name, e.g. api or your app's name.").format(frappe.bold(channel)))
+	external_id = (external_id or "").strip() or None
+	if external_id and len(external_id) > MAX_EXTERNAL_ID:
+		frappe.throw(_("External ID is {0} characters long; the limit is {1}.").format(len(external_id), MAX_EXTERNAL_ID))
+	return channel, external_id
 
 
 def resolve_conversation(
@@ -24,8 +50,9 @@ def resolve_conversation(
 	"""The conversation a new run belongs to, created when needed.
 
 	An explicit ``conversation_id`` must be the caller's own (nobody posts into another person's
-	conversation, managers included) and of the same agent. Guests, and agents that do not persist
-	conversations, get a fresh conversation per run unless they pass its id back.
+	conversation, managers included) and of the same agent. Otherwise the caller's active
+	conversation of that session is reused, never one of another user. Guests, and agents that do
+	not persist conversations, get a fresh conversation per run unless they pass its id back.
 	"""
 	if conversation_id:
 		row = frappe.db.get_value("Agent Conversation", conversation_id, ["agent", "user"], as_dict=True)
@@ -39,14 +66,15 @@ def resolve_conversation(
 	channel = channel_id or "api"
 	if user == "Guest" or not persist:
 		return new_conversation_for(agent, user, channel, external_id)
-	session = session_id(agent, channel, external_id or user)
-	existing = frappe.db.get_value("Agent Conversation", {"session_id": session, "is_active": 1}, "name")
+	session = session_id(agent, channel, user, external_id)
+	mine = {"session_id": session, "user": user, "agent": agent}
+	existing = frappe.db.get_value("Agent Conversation", {**mine, "is_active": 1}, "name")
 	if existing:
 		return existing
 	try:
 		return _create(agent, user, channel, external_id, session)
-	except frappe.DuplicateEntryError:
-		return frappe.db.get_value("Agent Conversation", {"session_id": session}, "name")
+	except frappe.DuplicateEntryError:  # created by a concurrent request of the same caller
+		return frappe.db.get_value("Agent Conversation", mine, "name")
 
 
 def new_conversation_for(agent: str, user: str, channel: str, external_id: str | None = None) -> str:

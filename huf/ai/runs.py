@@ -77,11 +77,15 @@ def queue_run(
 	now: bool = False,
 	attachments=None,
 	checked_files: list[dict] | None = None,
+	trigger: str | None = None,
+	triggered_by: str | None = None,
 ) -> dict:
 	"""Persist a Queued run for the current user and start it (in the background unless ``now``).
 
 	``attachments``: names of Files the user uploaded, read here so a bad one is refused at once.
-	``checked_files``: attachment entries the caller already checked (a trigger's document files)."""
+	``checked_files``: attachment entries the caller already checked (a trigger's document files).
+	``trigger``, ``triggered_by``: the trigger that started the run and who caused its event (the
+	run itself acts as the current user, the trigger's Run As)."""
 	user = frappe.session.user
 	prompt = check_prompt(prompt)
 	agent = agents.load_agent(agent_name)
@@ -99,6 +103,8 @@ def queue_run(
 			"conversation": conversation,
 			"user": user,
 			"channel": channel_id or "api",
+			"trigger": trigger,
+			"triggered_by": triggered_by,
 			"prompt": prompt,
 			"attachments": json.dumps(files) if files else None,
 			"status": "Queued",

@@ -15,6 +15,7 @@ from frappe.website.page_renderers.base_renderer import BaseRenderer
 from werkzeug.wrappers import Response
 
 from huf.ai import event_log, runs
+from huf.ai.conversations import caller_channel
 from huf.permissions import check_run_access, runnable_agents
 
 KEEPALIVE_MS = 15_000
@@ -50,12 +51,13 @@ class StreamRenderer(BaseRenderer):
 			if request.method != "POST":
 				return error_response(405, "method_not_allowed", _("Send a POST with a prompt to start a run."))
 			form = frappe.form_dict
+			channel_id, external_id = caller_channel(form.get("channel_id"), form.get("external_id"))
 			queued = runs.queue_run(
 				parts[0],
 				form.get("prompt"),
 				conversation_id=form.get("conversation_id"),
-				channel_id=form.get("channel_id"),
-				external_id=form.get("external_id"),
+				channel_id=channel_id,
+				external_id=external_id,
 				attachments=form.get("attachments"),
 			)
 			frappe.db.commit()  # the worker and this stream both need the run committed now

@@ -62,3 +62,54 @@ def test_guests_only_reach_agents_that_allow_guests(site, llm):
 		assert result["status"] == "Queued"  # guests never run inline
 		with pytest.raises(frappe.PermissionError):
 			get_agent_run_status(result["run"])
+
+
+def test_an_external_id_naming_another_user_never_reaches_their_conversation(site, llm, people):
+	agent = fixtures.agent(llm, name="Scoped Agent")
+	llm.respond_with(lambda body: text(f"seen {len(body['messages'])} messages"))
+	with as_user(people["alice"]):
+		alice = run_agent_sync(agent, "my secret plan", channel_id="chat", now=True)
+	with as_user(people["bob"]):
+		# Bob names Alice's email as his external id: he gets a conversation of his own, without her history
+		bob = run_agent_sync(agent, "what did she say?", channel_id="chat", external_id=people["alice"], now=True)
+		assert bob["conversation"] != alice["conversation"]
+		assert frappe.db.get_value("Agent Conversation", bob["conversation"], "user") == people["bob"]
+		sent = llm.chat_requests[-1]["body"]["messages"]
+		assert not any("secret plan" in str(m.get("content")) for m in sent)
+		# posting first, under the name Carol will use, does not take her future conversation either
+		squat = run_agent_sync(agent, "waiting for carol", channel_id="chat", external_id="carol@huf.test", now=True)
+	carol = make_user("carol2@huf.test", ["Huf User"])
+	with as_user(carol):
+		own = run_agent_sync(agent, "hello", channel_id="chat", now=True)
+		assert own["conversation"] not in (squat["conversation"], bob["conversation"], alice["conversation"])
+	with as_user(people["alice"]):  # Alice's own session still finds her conversation
+		again = run_agent_sync(agent, "and now?", channel_id="chat", now=True)
+		assert again["conversation"] == alice["conversation"]
+
+
+@pytest.mark.parametrize("channel", ["trigger", "title", "TRIGGER", "no spaces please", "x" * 41])
+def test_callers_cannot_name_huf_internal_or_malformed_channels(site, llm, people, channel):
+	agent = fixtures.agent(llm, name="Channel Agent")
+	before = frappe.db.count("Agent Run")
+	with as_user(people["alice"]):
+		with pytest.raises(frappe.ValidationError, match="Channel|channel"):
+			run_agent_sync(agent, "join the trigger's conversation", channel_id=channel, external_id="Channel Agent: ToDo after_insert")
+	assert frappe.db.count("Agent Run") == before
+
+
+def test_the_migration_scopes_old_session_keys_to_their_owner(site, llm, people):
+	from huf.patches import scope_conversation_sessions
+
+	agent = fixtures.agent(llm, name="Migrated Agent")
+	with as_user(people["alice"]):
+		alice = run_agent_sync(agent, "mine", channel_id="chat", now=False)
+	with as_user(people["bob"]):
+		bob = run_agent_sync(agent, "hers?", channel_id="chat", external_id="partner-42", now=False)
+	frappe.db.set_value("Agent Conversation", alice["conversation"], "session_id", f"{agent}:chat:{people['alice']}")
+	frappe.db.set_value("Agent Conversation", bob["conversation"], "session_id", f"{agent}:chat:partner-42")
+	scope_conversation_sessions.execute()
+	assert frappe.db.get_value("Agent Conversation", alice["conversation"], "session_id") == f"{agent}:chat:{people['alice']}"
+	assert frappe.db.get_value("Agent Conversation", bob["conversation"], "session_id") == f"{agent}:chat:{people['bob']}:ext:partner-42"
+	with as_user(people["bob"]):
+		assert run_agent_sync(agent, "same partner", channel_id="chat", external_id="partner-42")["conversation"] == bob["conversation"]
+	frappe.db.rollback()

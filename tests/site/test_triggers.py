@@ -50,7 +50,9 @@ def todo(description: str, priority: str = "Medium", user: str | None = None):
 
 def test_a_matching_document_starts_the_agent_as_the_person_who_saved_it(site, llm, workers, triggers):
 	agent = fixtures.agent(llm, name="Todo Watcher")
-	triggers(agent, trigger_type="Doc Event", reference_doctype="ToDo", doc_event="after_insert", condition='doc.priority == "High"')
+	triggers(
+		agent, trigger_type="Doc Event", reference_doctype="ToDo", doc_event="after_insert", condition='doc.priority == "High"', run_as="Person Who Triggered"
+	)
 	person = make_user("todo-writer@huf.test", ["Huf User"])
 	llm.script(text("Noted the urgent task."))
 	workers.start(1)
@@ -59,6 +61,7 @@ def test_a_matching_document_starts_the_agent_as_the_person_who_saved_it(site, l
 	frappe.db.commit()
 	runs = wait_for(lambda: [r for r in trigger_runs(agent) if r.status == "Success"], message="the triggered run")
 	assert len(runs) == 1 and runs[0].user == person
+	assert frappe.db.get_value("Agent Run", runs[0].name, ["trigger", "triggered_by"]) == (frappe.db.get_value("Agent Trigger", {"agent": agent}), person)
 	assert f"after_insert on ToDo {urgent.name}" in runs[0].prompt and "fix the roof" in runs[0].prompt
 	time.sleep(1)
 	assert len(trigger_runs(agent)) == 1  # the low-priority one started nothing
@@ -187,3 +190,117 @@ def test_deleting_an_agent_disables_its_triggers_and_says_why(site, llm, trigger
 	row = frappe.db.get_value("Agent Trigger", name, ["disabled", "disabled_reason", "agent"], as_dict=True)
 	assert row.disabled == 1 and row.disabled_reason == "The agent Short Lived Agent was deleted." and not row.agent
 	assert ("my_shop", "order_paid") not in index.current()["app"]
+
+
+# --- Run As: whose rights a trigger's run acts with -----------------------------------------------
+
+
+@pytest.fixture
+def managers(site):
+	return {
+		"manager": make_user("trigger-manager@huf.test", ["Huf Manager", "Huf User"]),
+		"other": make_user("other-manager@huf.test", ["Huf Manager", "Huf User"]),
+		"clerk": make_user("trigger-clerk@huf.test", ["Huf User"]),
+		"accountant": make_user("trigger-accountant@huf.test", ["Huf User", "Website Manager"]),
+	}
+
+
+def test_by_default_a_trigger_runs_as_its_owner_not_as_whoever_saves_the_document(site, llm, workers, triggers, managers):
+	agent = fixtures.agent(llm, name="Owner Run Agent")
+	with as_user(managers["manager"]):
+		name = triggers(agent, trigger_type="Doc Event", reference_doctype="ToDo", doc_event="after_insert")
+	assert frappe.db.get_value("Agent Trigger", name, "run_as") == "Trigger Owner"
+	llm.script(text("seen"))
+	workers.start(1)
+	todo("the administrator saves this", user="Administrator")
+	frappe.db.commit()
+	run = wait_for(lambda: [r for r in trigger_runs(agent) if r.status == "Success"], message="the triggered run")[0]
+	assert run.user == managers["manager"]  # not Administrator, who saved the document
+	assert frappe.db.get_value("Agent Run", run.name, ["trigger", "triggered_by"]) == (name, "Administrator")
+
+
+def test_only_a_system_manager_may_run_a_trigger_as_the_person_who_triggered_it(site, llm, triggers, managers):
+	agent = fixtures.agent(llm, name="Who Runs Agent")
+	with as_user(managers["manager"]), pytest.raises(frappe.PermissionError, match="Only a System Manager"):
+		triggers(agent, trigger_type="Doc Event", reference_doctype="ToDo", doc_event="on_update", run_as="Person Who Triggered")
+	with pytest.raises(frappe.ValidationError, match="no person who triggers it"):
+		triggers(agent, trigger_type="Schedule", scheduled_interval="Daily", run_as="Person Who Triggered")
+	assert triggers(agent, trigger_type="Doc Event", reference_doctype="ToDo", doc_event="on_update", run_as="Person Who Triggered")
+
+
+@pytest.mark.parametrize(
+	("target", "allowed"),
+	[("manager", True), ("clerk", True), ("accountant", False), ("Administrator", False), ("other", True)],
+)
+def test_a_manager_picks_only_users_with_no_more_rights_than_their_own(site, llm, triggers, managers, target, allowed):
+	agent = fixtures.agent(llm, name="Pick Agent")
+	user = managers.get(target, target)
+	with as_user(managers["manager"]):
+		if allowed:
+			name = triggers(agent, trigger_type="Manual", run_as="Specific User", run_as_user=user)
+			assert frappe.db.get_value("Agent Trigger", name, "run_as_user") == user
+		else:
+			with pytest.raises(frappe.PermissionError, match="would run as"):
+				triggers(agent, trigger_type="Manual", run_as="Specific User", run_as_user=user)
+
+
+def test_a_manager_is_refused_a_user_whose_record_access_is_wider(site, llm, triggers, managers):
+	agent = fixtures.agent(llm, name="Limited Agent")
+	limited = make_user("limited-manager@huf.test", ["Huf Manager", "Huf User"])
+	frappe.get_doc({"doctype": "User Permission", "user": limited, "allow": "User", "for_value": limited}).insert(ignore_permissions=True)
+	try:
+		with as_user(limited), pytest.raises(frappe.PermissionError, match="only some"):
+			triggers(agent, trigger_type="Manual", run_as="Specific User", run_as_user=managers["clerk"])
+	finally:
+		frappe.db.delete("User Permission", {"user": limited})
+		frappe.db.commit()
+
+
+def test_editing_someone_elses_trigger_is_checked_against_the_editor(site, llm, triggers, managers):
+	agent = fixtures.agent(llm, name="Edited Trigger Agent")
+	by_admin = triggers(agent, trigger_type="Doc Event", reference_doctype="ToDo", doc_event="on_update")  # runs as Administrator
+	by_peer = triggers(agent, trigger_type="Manual", run_as="Specific User", run_as_user=managers["other"])
+	with as_user(managers["manager"]):
+		doc = frappe.get_doc("Agent Trigger", by_admin)
+		doc.condition = "True"
+		with pytest.raises(frappe.PermissionError, match="would run as"):
+			doc.save()  # would borrow Administrator's rights for an agent the manager just changed
+		frappe.db.rollback()
+		doc = frappe.get_doc("Agent Trigger", by_admin)
+		doc.update({"condition": "True", "run_as": "Specific User", "run_as_user": managers["manager"]})
+		doc.save()
+		peer = frappe.get_doc("Agent Trigger", by_peer)
+		peer.save()  # a user with no more rights than the editor stays allowed
+	frappe.db.commit()
+	assert frappe.db.get_value("Agent Trigger", by_admin, ["run_as", "run_as_user"]) == ("Specific User", managers["manager"])
+
+
+def test_run_now_and_test_deliveries_run_as_the_caller(site, llm, triggers, managers):
+	from huf.ai.triggers.api import send_test_delivery
+
+	agent = fixtures.agent(llm, name="Caller Run Agent")
+	manual = triggers(agent, trigger_type="Manual")  # owned by Administrator
+	hook = triggers(agent, trigger_type="Webhook", webhook_slug="caller-run-hook", webhook_key="k" * 32)
+	with as_user(managers["manager"]):
+		now = run_trigger_now(manual, "by hand")
+		test = send_test_delivery(hook)
+	frappe.db.commit()
+	for run in (now["run"], test["run"]):
+		assert frappe.db.get_value("Agent Run", run, ["user", "trigger"]) in ((managers["manager"], manual), (managers["manager"], hook))
+
+
+def test_a_trigger_whose_run_as_user_was_disabled_records_why_and_runs_nothing(site, llm, triggers, managers):
+	from huf.ai.triggers.fire import run_trigger
+
+	agent = fixtures.agent(llm, name="Disabled Runner Agent")
+	gone = make_user("gone-runner@huf.test", ["Huf User"])
+	name = triggers(agent, trigger_type="Manual", run_as="Specific User", run_as_user=gone)
+	frappe.db.set_value("User", gone, "enabled", 0)
+	frappe.db.commit()
+	try:
+		assert run_trigger(name, {"kind": "manual", "trigger": name}) is None
+		assert "disabled" in frappe.db.get_value("Agent Trigger", name, "last_error")
+		assert not trigger_runs(agent)
+	finally:
+		frappe.db.set_value("User", gone, "enabled", 1)
+		frappe.db.commit()

@@ -11,6 +11,7 @@ import frappe
 from frappe.utils import cint
 
 from huf.ai import runs
+from huf.ai.conversations import caller_channel
 from huf.permissions import check_run_access
 
 
@@ -25,7 +26,9 @@ def run_agent_sync(
 ) -> dict:
 	"""Queue a run of ``agent_name`` for the current user; returns ``{run, conversation, status}``.
 
-	Guests get through only to agents that allow guests (checked in ``queue_run``)."""
+	Guests get through only to agents that allow guests (checked in ``queue_run``). ``channel_id``
+	and ``external_id`` name a conversation within the caller's own ones (see ``caller_channel``)."""
+	channel_id, external_id = caller_channel(channel_id, external_id)
 	return runs.queue_run(
 		agent_name,
 		prompt,

@@ -19,15 +19,16 @@ def _manager_doc(trigger: str):
 
 @frappe.whitelist(methods=["POST"])
 def run_trigger_now(trigger: str, prompt: str | None = None) -> dict:
-	"""Queue a run of the trigger's agent as the caller (who must be able to edit triggers); returns
-	``{run, conversation, status}``."""
+	"""Queue a run of the trigger's agent as the caller (who must be able to edit triggers), whatever
+	the trigger's Run As; returns ``{run, conversation, status}``."""
 	doc = _manager_doc(trigger)
 	if doc.disabled:
 		frappe.throw(_("The trigger {0} is disabled. Enable it to run it.").format(frappe.bold(doc.name)))
 	from huf.ai.runs import queue_run
 
 	text = prompt_for({"kind": "manual", "trigger": doc.name, "prompt": (prompt or "").strip()})
-	return queue_run(doc.agent, text, channel_id="trigger", external_id=history_key(doc.name, doc.agent, frappe.session.user))
+	user = frappe.session.user
+	return queue_run(doc.agent, text, channel_id="trigger", external_id=history_key(doc.name, doc.agent, user), trigger=doc.name, triggered_by=user)
 
 
 @frappe.whitelist()
@@ -63,13 +64,14 @@ def recent_runs(trigger: str, limit: int = 10) -> list[dict]:
 
 @frappe.whitelist(methods=["POST"])
 def send_test_delivery(trigger: str) -> dict:
-	"""Sign a sample body with the webhook's key and take it the way a real delivery is taken."""
+	"""Sign a sample body with the webhook's key and take it the way a real delivery is taken, except
+	that the run acts as the caller (who must be able to edit the trigger), not as its Run As."""
 	from huf.ai.triggers.webhooks import queue_delivery
 
 	doc = _manager_doc(trigger)
 	if doc.trigger_type != "Webhook":
 		frappe.throw(_("Only Webhook triggers take test deliveries."))
 	body = json.dumps({"test": True, "sent_by": frappe.session.user, "at": str(now_datetime())}).encode()
-	row = frappe._dict(name=doc.name, owner=doc.owner, agent=doc.agent)
-	answer = queue_delivery(row, doc.webhook_slug, body, None)
+	row = frappe._dict(name=doc.name, agent=doc.agent)
+	answer = queue_delivery(row, doc.webhook_slug, body, None, run_as=frappe.session.user)
 	return json.loads(answer.get_data())

@@ -1,5 +1,6 @@
 """What happens once a trigger matches: the condition, a dedupe, and a background job that runs the
-agent as the person who caused the event. Nothing here runs for documents no trigger listens to."""
+agent as the trigger's Run As (huf/ai/triggers/identity.py), recording who caused the event.
+Nothing here runs for documents no trigger listens to."""
 
 from __future__ import annotations
 
@@ -69,25 +70,29 @@ def changed_fields(doc) -> list[dict]:
 	return changes[:MAX_CHANGED_FIELDS]
 
 
-def enqueue_once(trigger: str, subject: str | None, user: str, context: dict) -> None:
+def enqueue_once(trigger: str, subject: str | None, triggered_by: str | None, context: dict) -> None:
 	"""Start the trigger's job, unless the same trigger fired for the same ``subject`` moments ago
 	(an atomic SET NX with expiry: two saves racing still start one run). No subject: no dedupe."""
 	if subject:
 		key = frappe.cache.make_key(f"huf:trigger_dedupe:{trigger}:{subject}")
 		if not frappe.cache.set(key, 1, nx=True, ex=DEDUPE_SECONDS):
 			return
-	frappe.enqueue("huf.ai.triggers.fire.run_trigger", queue="long", trigger=trigger, user=user, context=context)
+	frappe.enqueue("huf.ai.triggers.fire.run_trigger", queue="long", trigger=trigger, triggered_by=triggered_by, context=context)
 
 
-def run_trigger(trigger: str, user: str, context: dict) -> dict | None:
-	"""The background job: run the trigger's agent as ``user`` with a prompt that says what happened."""
+def run_trigger(trigger: str, context: dict, triggered_by: str | None = None, user: str | None = None) -> dict | None:
+	"""The background job: run the trigger's agent as its Run As, resolved now (an edit made while the
+	job waited counts), with a prompt that says what happened. (``user``: jobs queued before Run As.)"""
 	from huf.ai.runs import queue_run
+	from huf.ai.triggers.identity import run_as
 
 	row = frappe.db.get_value("Agent Trigger", trigger, ["name", "agent", "disabled"], as_dict=True)
 	if not row or row.disabled:
 		return None
-	frappe.set_user(user)
 	try:
+		triggered_by = triggered_by or user
+		user = run_as(trigger, triggered_by)
+		frappe.set_user(user)
 		prompt, images = prompt_for(context), []
 		if context.get("files"):
 			files_text, images = files_section(context["files"], context["doctype"], context["name"])
@@ -99,6 +104,8 @@ def run_trigger(trigger: str, user: str, context: dict) -> dict | None:
 			external_id=history_key(trigger, row.agent, user),
 			now=True,
 			checked_files=images,
+			trigger=trigger,
+			triggered_by=triggered_by,
 		)
 	except Exception as error:  # noqa: BLE001 - a refusal (agent disabled, no access) is recorded, not retried
 		frappe.db.rollback()

@@ -18,6 +18,8 @@ import frappe
 from frappe import _
 from werkzeug.wrappers import Response
 
+from huf.ai.triggers import identity
+
 MAX_BODY_BYTES = 64 * 1024
 MAX_SKEW_SECONDS = 300
 TRIGGER_PER_MINUTE = 60
@@ -66,7 +68,7 @@ def receive(**_payload) -> Response:
 	row = frappe.db.get_value(
 		"Agent Trigger",
 		{"webhook_slug": slug, "trigger_type": "Webhook", "disabled": 0},
-		["name", "owner", "agent", "webhook_auth", "metadata"],
+		["name", "agent", "webhook_auth", "metadata"],
 		as_dict=True,
 	)
 	if not row:
@@ -85,7 +87,8 @@ def receive(**_payload) -> Response:
 	return queue_delivery(row, slug, body, request.headers.get("Idempotency-Key"))
 
 
-def queue_delivery(row, slug: str, body: bytes, idempotency_key: str | None) -> Response:
+def queue_delivery(row, slug: str, body: bytes, idempotency_key: str | None, run_as: str | None = None) -> Response:
+	"""Queue the delivery's run as ``run_as`` (a test delivery: its sender) or the trigger's Run As."""
 	from huf.ai.runs import queue_run
 	from huf.ai.triggers.fire import MAX_SNAPSHOT_CHARS
 
@@ -104,9 +107,9 @@ def queue_delivery(row, slug: str, body: bytes, idempotency_key: str | None) -> 
 		pass
 	prompt = f"Webhook {slug} received:\n```\n{text[:MAX_SNAPSHOT_CHARS]}\n```"
 	caller = frappe.session.user
-	frappe.set_user(row.owner)  # the run belongs to whoever set the webhook up, with their permissions
 	try:
-		queued = queue_run(row.agent, prompt, channel_id="trigger", external_id=row.name)
+		frappe.set_user(run_as or identity.run_as(row.name, None))  # nobody signed in sent it
+		queued = queue_run(row.agent, prompt, channel_id="trigger", external_id=row.name, trigger=row.name)
 	except Exception:
 		if marker:
 			frappe.cache.delete(marker)

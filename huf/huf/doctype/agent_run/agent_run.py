@@ -40,6 +40,8 @@ class AgentRun(Document):
 		status: DF.Literal["Queued", "Started", "Success", "Failed", "Cancelled"]
 		total_cost: DF.Float
 		total_tokens: DF.Int
+		trigger: DF.Data | None
+		triggered_by: DF.Link | None
 		turns: DF.Int
 		user: DF.Link | None
 

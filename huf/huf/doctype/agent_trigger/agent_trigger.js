@@ -1,7 +1,10 @@
 // Agent Trigger: what will happen (next runs of a schedule, a webhook's address with Copy and
 // "Send test"), the latest runs, and "Run now" to start the agent by hand.
 frappe.ui.form.on("Agent Trigger", {
+	run_as: show_identity,
+	run_as_user: show_identity,
 	async refresh(frm) {
+		show_identity(frm);
 		if (frm.is_new()) return;
 		if (!frm.doc.disabled) {
 			frm.add_custom_button(__("Run now"), () => run_now(frm));
@@ -37,6 +40,16 @@ frappe.ui.form.on("Agent Trigger", {
 		frm.dashboard.wrapper.find('[data-huf="copy"]').on("click", () => frappe.utils.copy_to_clipboard(overview.webhook_url));
 	},
 });
+
+// Say in plain words whose permissions the agent will use.
+function show_identity(frm) {
+	const who = {
+		"Trigger Owner": frm.is_new() ? __("you (you are creating this trigger)") : frm.doc.owner,
+		"Person Who Triggered": __("whoever saves the document or fires the event"),
+		"Specific User": frm.doc.run_as_user || __("the user you pick below"),
+	}[frm.doc.run_as || "Trigger Owner"];
+	frm.set_intro(__("This trigger's agent runs with the permissions of {0}. Run now and Send test run as you.", [frappe.utils.escape_html(who)]), "blue");
+}
 
 function run_now(frm) {
 	frappe.prompt(

@@ -8,7 +8,7 @@ from frappe import _
 from frappe.model.document import Document
 from frappe.utils import now_datetime
 
-from huf.ai.triggers import index
+from huf.ai.triggers import identity, index
 from huf.ai.triggers.doc_events import EVENTS
 
 SLUG = re.compile(r"^[A-Za-z0-9_-]{3,80}$")
@@ -34,6 +34,9 @@ class AgentTrigger(Document):
 			self.validate_webhook()
 		if self.trigger_type == "App Event" and not (self.app_name and self.event_name):
 			frappe.throw(_("An App Event trigger needs the App Name and the Event Name the app fires."))
+		if self.run_as != identity.SPECIFIC:
+			self.run_as_user = None
+		identity.check_choice(self)  # against whoever saves it, every time
 		agent_disabled = frappe.db.get_value("Agent", self.agent, "disabled")
 		if not self.disabled and agent_disabled:
 			frappe.throw(_("The agent {0} is disabled. Enable the agent first, or keep this trigger disabled.").format(frappe.bold(self.agent)))
