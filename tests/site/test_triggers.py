@@ -247,7 +247,7 @@ def test_a_manager_picks_only_users_with_no_more_rights_than_their_own(site, llm
 def test_a_manager_is_refused_a_user_whose_record_access_is_wider(site, llm, triggers, managers):
 	agent = fixtures.agent(llm, name="Limited Agent")
 	limited = make_user("limited-manager@huf.test", ["Huf Manager", "Huf User"])
-	frappe.get_doc({"doctype": "User Permission", "user": limited, "allow": "User", "for_value": limited}).insert(ignore_permissions=True)
+	frappe.get_doc({"doctype": "User Permission", "user": limited, "allow": "Role", "for_value": "Huf User"}).insert(ignore_permissions=True)
 	try:
 		with as_user(limited), pytest.raises(frappe.PermissionError, match="only some"):
 			triggers(agent, trigger_type="Manual", run_as="Specific User", run_as_user=managers["clerk"])

@@ -1,0 +1,171 @@
+"""Every whitelisted method and route, over HTTP, as Guest, a Huf User, another Huf User and a Huf
+Manager, with the ids of one user's objects: each refusal is asserted, and a refused answer never
+carries that user's text. A whitelisted method nobody lists here fails the first test, so a new
+endpoint cannot ship without its row."""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from dataclasses import dataclass, field
+
+import frappe
+import pytest
+
+import huf
+from tests.site import fixtures
+from tests.site.conftest import make_user
+from tests.support.scripted_llm import text
+
+SECRET_QUESTION = "alice-only question 7f3a"
+SECRET_ANSWER = "alice-only answer 9c1d"
+REFUSED = {401, 403, 404, 417}
+
+
+@dataclass
+class Case:
+	"""One call. ``ok``: the personas that get through (everyone else must be refused)."""
+
+	method: str
+	params: dict
+	ok: set[str] = field(default_factory=set)
+	verb: str = "POST"
+
+
+def whitelisted_methods() -> set[str]:
+	"""Every function of Huf's whitelisted by Frappe, found by importing all of Huf's modules."""
+	for module in pkgutil.walk_packages(huf.__path__, "huf."):
+		if ".doctype." in module.name or module.name.startswith(("huf.patches", "huf.www")):
+			continue
+		importlib.import_module(module.name)
+	return {f"{fn.__module__}.{fn.__qualname__}" for fn in frappe.whitelisted if fn.__module__.startswith("huf.")}
+
+
+@pytest.fixture(scope="module")
+def world(site, llm_server, web):
+	"""Alice's chat, run and reply; a knowledge source; a trigger; and a token for each persona."""
+	llm_server.reset()
+	llm_server.script(text(SECRET_ANSWER))
+	llm_server.respond_with(lambda body: text("pong"))  # connection tests and runs the matrix starts
+	people = {
+		"alice": make_user("matrix-alice@huf.test", ["Huf User"]),
+		"bob": make_user("matrix-bob@huf.test", ["Huf User"]),
+		"manager": make_user("matrix-manager@huf.test", ["Huf Manager", "Huf User"]),
+	}
+	agent = fixtures.agent(llm_server, name="Matrix Agent", allow_chat=1)
+	frappe.set_user(people["alice"])
+	from huf.ai.agent.integration import run_agent_sync
+
+	result = run_agent_sync(agent, SECRET_QUESTION, channel_id="chat", now=True)
+	frappe.set_user("Administrator")
+	assert result["status"] == "Success"
+	reply = frappe.db.get_value("Agent Message", {"agent_run": result["run"], "role": "agent"}, "name")
+	if frappe.db.exists("Knowledge Source", "Matrix Source"):
+		frappe.delete_doc("Knowledge Source", "Matrix Source", force=True)
+	frappe.get_doc({"doctype": "Knowledge Source", "source_name": "Matrix Source", "description": "for the access matrix"}).insert()
+	trigger = frappe.get_doc({"doctype": "Agent Trigger", "agent": agent, "trigger_type": "Webhook", "webhook_slug": "matrix-hook", "webhook_key": "k" * 32})
+	if frappe.db.exists("Agent Trigger", {"webhook_slug": "matrix-hook"}):
+		frappe.delete_doc("Agent Trigger", frappe.db.get_value("Agent Trigger", {"webhook_slug": "matrix-hook"}), force=True)
+	trigger.insert()
+	frappe.db.commit()
+	headers = {name: web.token_headers(user) for name, user in people.items()}
+	headers["guest"] = web.site_header()
+	return frappe._dict(
+		people=people, agent=agent, run=result["run"], conversation=result["conversation"], reply=reply,
+		source="Matrix Source", trigger=trigger.name, headers=headers,
+	)
+
+
+def cases(w) -> list[Case]:
+	mine = {"alice"}
+	return [
+		# running and following runs
+		Case("huf.ai.agent.integration.run_agent_sync", {"agent_name": w.agent, "prompt": "let me in", "conversation_id": w.conversation}, mine),
+		Case("huf.ai.agent.integration.get_agent_run_status", {"run": w.run}, {"alice", "manager"}, "GET"),
+		Case("huf.ai.agent.integration.cancel_agent_run", {"run": w.run}, {"alice", "manager"}),
+		Case("huf.ai.agent.run_detail.get_run_detail", {"run": w.run}, {"alice", "manager"}, "GET"),
+		# chat
+		Case("huf.ai.agent.chat.send_agent_chat_message", {"agent_name": w.agent, "message": "me too", "conversation_id": w.conversation}, mine),
+		Case("huf.ai.agent.chat.get_agent_chat_messages", {"conversation_id": w.conversation}, {"alice", "manager"}, "GET"),
+		Case("huf.ai.agent.chat.get_chat_conversations", {"agent_name": w.agent}, {"alice", "bob", "manager"}, "GET"),
+		Case("huf.ai.agent.chat.get_chat_agents", {}, {"alice", "bob", "manager"}, "GET"),
+		Case("huf.ai.agent.feedback.rate_agent_message", {"agent_message": w.reply, "feedback": "Thumbs Down"}, mine),
+		Case("huf.permissions.get_me", {}, {"alice", "bob", "manager"}, "GET"),
+		# providers
+		Case("huf.ai.providers.get_provider_overview", {}, {"manager"}, "GET"),
+		Case("huf.ai.providers.test_provider_connection", {"provider": "Scripted", "model": "scripted-model"}, {"manager"}),
+		# knowledge: everyone with Huf access reads, only managers change
+		Case("huf.ai.knowledge.api.get_sources", {}, {"alice", "bob", "manager"}, "GET"),
+		Case("huf.ai.knowledge.api.get_source", {"source": w.source}, {"alice", "bob", "manager"}, "GET"),
+		Case("huf.ai.knowledge.api.get_index_status", {"source": w.source}, {"alice", "bob", "manager"}, "GET"),
+		Case("huf.ai.knowledge.api.test_search", {"source": w.source, "query": "anything"}, {"alice", "bob", "manager"}, "GET"),
+		Case("huf.ai.knowledge.api.add_input", {"source": w.source, "input_type": "Text", "text": "planted", "title": "planted"}, {"manager"}),
+		Case("huf.ai.knowledge.api.rebuild_index", {"source": w.source}, {"manager"}),
+		# triggers
+		Case("huf.ai.triggers.api.get_trigger_overview", {"trigger": w.trigger}, {"manager"}, "GET"),
+		Case("huf.ai.triggers.api.run_trigger_now", {"trigger": w.trigger}, {"manager"}),
+		Case("huf.ai.triggers.api.send_test_delivery", {"trigger": w.trigger}, {"manager"}),
+		# the webhook takes guests by design, and only signed deliveries
+		Case("huf.ai.triggers.webhooks.receive", {"slug": "matrix-hook"}, set()),
+	]
+
+
+def call(web, w, case: Case, persona: str):
+	headers = w.headers[persona]
+	path = f"/api/method/{case.method}"
+	if case.method.endswith("webhooks.receive"):
+		return web.post(f"{path}?slug={case.params['slug']}", {"unsigned": True}, headers)
+	if case.verb == "GET":
+		return web.get(path, headers, **case.params)
+	return web.post(path, case.params, headers)
+
+
+def test_every_whitelisted_method_has_a_row(site, world):
+	listed = {case.method for case in cases(world)}
+	assert whitelisted_methods() == listed
+
+
+@pytest.mark.parametrize("persona", ["guest", "alice", "bob", "manager"])
+def test_each_persona_gets_through_only_where_it_should(site, web, world, persona):
+	wrong = []
+	for case in cases(world):
+		answer = call(web, world, case, persona)
+		if persona in case.ok:
+			if answer.status_code != 200:
+				wrong.append(f"{case.method}: {persona} was refused ({answer.status_code}: {answer.text[:200]})")
+		elif answer.status_code not in REFUSED:
+			wrong.append(f"{case.method}: {persona} got {answer.status_code}, expected a refusal")
+		elif persona != "alice" and (SECRET_QUESTION in answer.text or SECRET_ANSWER in answer.text):
+			wrong.append(f"{case.method}: {persona}'s refusal carried alice's text")
+		if persona == "bob" and answer.ok and (SECRET_QUESTION in answer.text or SECRET_ANSWER in answer.text):
+			wrong.append(f"{case.method}: bob read alice's text")
+	frappe.db.rollback()
+	assert not wrong, "\n".join(wrong)
+
+
+@pytest.mark.parametrize("persona", ["guest", "bob"])
+def test_routes_and_documents_refuse_another_users_ids(site, web, world, persona):
+	headers = world.headers[persona]
+	stream = web.post(f"/huf/stream/{world.agent}", {"prompt": "let me in", "conversation_id": world.conversation}, headers)
+	assert stream.status_code == 403 and "event: error" in stream.text
+	attach = web.get(f"/huf/stream/run/{world.run}", headers)
+	assert attach.status_code == 403 and SECRET_ANSWER not in attach.text
+	for doctype, name in (("Agent Run", world.run), ("Agent Conversation", world.conversation), ("Agent Message", world.reply)):
+		one = web.get(f"/api/resource/{doctype}/{name}", headers)
+		assert one.status_code == 403, (doctype, one.status_code)
+		listed = web.get(f"/api/resource/{doctype}", headers, fields='["name"]', limit_page_length=0)
+		assert listed.status_code in (200, 403) and name not in listed.text, doctype
+	changed = web.post(f"/api/resource/Agent Conversation/{world.conversation}", {"title": "mine now"}, headers)
+	assert changed.status_code in REFUSED | {405}
+	assert frappe.db.get_value("Agent Conversation", world.conversation, "user") == world.people["alice"]
+
+
+def test_a_provider_key_never_leaves_the_server(site, web, world, llm_server):
+	fixtures.provider(llm_server, name="Scripted", api_key="sk-never-shown-4411")
+	frappe.db.commit()
+	for persona in ("manager", "bob", "guest"):
+		for answer in (
+			web.get("/api/resource/AI Provider/Scripted", world.headers[persona]),
+			web.get("/api/method/huf.ai.providers.get_provider_overview", world.headers[persona]),
+		):
+			assert "sk-never-shown-4411" not in answer.text
