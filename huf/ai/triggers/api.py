@@ -71,5 +71,5 @@ def send_test_delivery(trigger: str) -> dict:
 		frappe.throw(_("Only Webhook triggers take test deliveries."))
 	body = json.dumps({"test": True, "sent_by": frappe.session.user, "at": str(now_datetime())}).encode()
 	row = frappe._dict(name=doc.name, owner=doc.owner, agent=doc.agent)
-	answer = queue_delivery(row, doc.webhook_slug, body, None)
+	answer = queue_delivery(row, doc.webhook_slug, body)
 	return json.loads(answer.get_data())
