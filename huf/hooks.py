@@ -71,3 +71,6 @@ doc_events = {
 
 # Server-sent event streams of agent runs: /huf/stream/<agent> (POST) and /huf/stream/run/<run> (GET).
 page_renderer = ["huf.ai.stream.StreamRenderer"]
+
+# A refusal that says how long to wait (huf/ai/rate_limits.py) puts it in the answer's Retry-After.
+after_request = ["huf.ai.rate_limits.add_retry_after"]

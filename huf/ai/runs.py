@@ -28,6 +28,7 @@ from huf.ai.engine.attachments import user_content, with_attachments
 from huf.ai.engine.cost import compute_cost
 from huf.ai.engine.loop import LoopResult, run_loop
 from huf.ai.knowledge.context_builder import record as record_knowledge
+from huf.ai.rate_limits import check_guest_run
 from huf.ai.recorder import Recorder, recorded_tool_result
 from huf.ai.rows import insert_row, next_sequence, update_row, update_where
 from huf.ai.tools.context import RunContext
@@ -91,6 +92,7 @@ def queue_run(
 	agent = agents.load_agent(agent_name)
 	if not can_run_agent(agent, user):
 		frappe.throw(_("You are not allowed to run the agent {0}.").format(frappe.bold(agent.name)), frappe.PermissionError)
+	check_guest_run()  # guests: a run rate limit per address (429)
 	agents.check_provider(agent.model)  # a provider without a key fails here, before any row is written
 	files = read_attachments(agent, parse_names(attachments), user) + list(checked_files or [])
 	conversation = resolve_conversation(

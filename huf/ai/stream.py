@@ -24,6 +24,7 @@ STATUS_OF = {
 	frappe.PermissionError: 403,
 	frappe.DoesNotExistError: 404,
 	frappe.CSRFTokenError: 400,
+	frappe.RateLimitExceededError: 429,  # before ValidationError, its parent class
 	frappe.ValidationError: 417,
 }
 

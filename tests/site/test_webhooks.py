@@ -1,6 +1,7 @@
 """Webhook triggers through the real web server: signed deliveries start a run; a bad signature,
-an old timestamp, a key in the query string, an oversized body, a replayed Idempotency-Key and a
-flood each get their status and start nothing extra."""
+an old timestamp, a key in the query string, an oversized body, a replayed Idempotency-Key or
+signed delivery, forged floods and floods from rotating X-Forwarded-For values each get their
+status and start nothing extra."""
 
 from __future__ import annotations
 
@@ -8,7 +9,6 @@ import hashlib
 import hmac
 import json
 import time
-
 import uuid
 
 import frappe
@@ -25,8 +25,10 @@ KEY = "whsec-0123456789abcdef0123456789"
 
 @pytest.fixture(autouse=True)
 def fresh_limits(site):
-	"""Rate windows are per minute: a test run right after another must not inherit its counts."""
-	frappe.cache.delete_keys("huf:webhook_rate:")
+	"""Rate windows last a minute: a test run right after another must not inherit its counts."""
+	frappe.cache.delete_keys("huf:rate:webhook_")
+
+
 PATH = "/api/method/huf.ai.triggers.webhooks.receive"
 
 
@@ -85,7 +87,8 @@ def test_retries_floods_and_oversized_bodies(site, llm, web, triggers):  # noqa:
 	assert again.json() == {"run": first.json()["run"], "status": "Queued", "replayed": True}
 	big = json.dumps({"blob": "x" * 70_000}).encode()
 	assert deliver(web, "busy", big, signed(big)).status_code in (413, 429)
-	answers = [deliver(web, "busy", body, signed(body)) for _ in range(3)]
+	bodies = [json.dumps({"event": "ping", "n": n}).encode() for n in range(3)]  # each its own delivery
+	answers = [deliver(web, "busy", b, signed(b)) for b in bodies]
 	flooded = answers[-1]
 	assert flooded.status_code == 429 and 1 <= int(flooded.headers["Retry-After"]) <= 60
 	assert len(trigger_runs(agent)) == 1 + sum(a.status_code == 202 for a in answers)
@@ -112,3 +115,66 @@ def test_the_form_gives_the_address_and_sends_a_signed_test(site, llm, triggers)
 	assert queued["status"] == "Queued" and '"test": true' in frappe.db.get_value("Agent Run", queued["run"], "prompt")
 	with as_user(make_user("webhook-viewer@huf.test", ["Huf User"])), pytest.raises(frappe.PermissionError):
 		send_test_delivery(name)
+
+
+def test_forged_deliveries_do_not_use_up_the_webhooks_limit(site, llm, web, triggers):  # noqa: F811
+	"""The trigger's limit is spent only by authentic deliveries: a flood of forged ones is refused
+	(401) and the sender with the key still gets through."""
+	agent = fixtures.agent(llm, name="Forged Webhook Agent")
+	triggers(agent, trigger_type="Webhook", webhook_slug="forged", webhook_key=KEY, metadata=json.dumps({"rate_limit_per_minute": 3}))
+	body = b'{"event": "ping"}'
+	for attempt in range(10):
+		headers = signed(body, key="guessed-key") if attempt % 2 else {"Content-Type": "application/json"}
+		assert deliver(web, "forged", body, headers).status_code == 401
+	answer = deliver(web, "forged", body, signed(body))
+	assert answer.status_code == 202, answer.text
+	assert len(trigger_runs(agent)) == 1
+
+
+def test_a_replayed_signed_delivery_is_refused_and_runs_nothing(site, llm, web, triggers):  # noqa: F811
+	agent = fixtures.agent(llm, name="Replayed Webhook Agent")
+	triggers(agent, trigger_type="Webhook", webhook_slug="replayed", webhook_key=KEY, metadata=json.dumps({"rate_limit_per_minute": 2}))
+	body = b'{"order": "SO-9"}'
+	now = int(time.time())
+	captured = signed(body, stamp=now)
+	assert deliver(web, "replayed", body, captured).status_code == 202
+	again = deliver(web, "replayed", body, captured)
+	assert again.status_code == 409 and "already received" in again.json()["error"], again.text
+	assert len(trigger_runs(agent)) == 1
+	# Signed again (its own timestamp), the same body is a new delivery.
+	assert deliver(web, "replayed", body, signed(body, stamp=now - 1)).status_code == 202
+	# A delivery refused for the rate limit was not taken: sent again it meets the limit, not "already received".
+	late = signed(body, stamp=now - 2)
+	assert deliver(web, "replayed", body, late).status_code == 429
+	assert deliver(web, "replayed", body, late).status_code == 429
+	assert len(trigger_runs(agent)) == 2
+
+
+@pytest.fixture
+def trusted_proxies(site):
+	from frappe.installer import update_site_config
+
+	def trust(count: int) -> None:
+		update_site_config("huf_trusted_proxies", count)  # the web server reads the site config per request
+
+	yield trust
+	update_site_config("huf_trusted_proxies", "None")
+
+
+def test_the_address_limit_counts_the_real_peer_not_x_forwarded_for(site, web, trusted_proxies):
+	from huf.ai.triggers.webhooks import ADDRESS_PER_MINUTE
+
+	with requests.Session() as session:
+
+		def status(forwarded_for: str) -> int:
+			headers = {**web.site_header(), "X-Forwarded-For": forwarded_for, "Content-Type": "application/json"}
+			return session.post(web.base + PATH, params={"slug": "nobody-home"}, data=b"{}", headers=headers, timeout=30).status_code
+
+		# Straight from the sender: whatever it writes in X-Forwarded-For, it is one address.
+		answers = [status(f"203.0.113.{i % 250}") for i in range(ADDRESS_PER_MINUTE + 1)]
+		assert answers[:-1] == [404] * ADDRESS_PER_MINUTE and answers[-1] == 429
+		# Behind one proxy, the sender is the address the proxy appended, not what the sender wrote before it.
+		trusted_proxies(1)
+		answers = [status(f"203.0.113.{i % 250}, 198.51.100.7") for i in range(ADDRESS_PER_MINUTE + 1)]
+		assert answers[:-1] == [404] * ADDRESS_PER_MINUTE and answers[-1] == 429
+		assert status("198.51.100.8") == 404  # another sender behind the same proxy has its own count

@@ -73,5 +73,5 @@ def send_test_delivery(trigger: str) -> dict:
 		frappe.throw(_("Only Webhook triggers take test deliveries."))
 	body = json.dumps({"test": True, "sent_by": frappe.session.user, "at": str(now_datetime())}).encode()
 	row = frappe._dict(name=doc.name, agent=doc.agent)
-	answer = queue_delivery(row, doc.webhook_slug, body, None, run_as=frappe.session.user)
+	answer = queue_delivery(row, doc.webhook_slug, body, run_as=frappe.session.user)
 	return json.loads(answer.get_data())

@@ -6,6 +6,8 @@ from frappe import _
 from frappe.model.document import Document
 from frappe.utils import cint
 
+from huf.ai.rate_limits import DEFAULT_GUEST_RUNS_PER_HOUR
+
 
 class AgentSettings(Document):
 	# begin: auto-generated types
@@ -18,6 +20,7 @@ class AgentSettings(Document):
 
 		default_model: DF.Link | None
 		default_provider: DF.Link | None
+		guest_runs_per_hour: DF.Int
 		max_prompt_chars: DF.Int
 
 	# end: auto-generated types
@@ -34,3 +37,5 @@ class AgentSettings(Document):
 				)
 		if cint(self.max_prompt_chars) < 1:
 			frappe.throw(_("Max Prompt Characters must be at least 1."))
+		if cint(self.guest_runs_per_hour) < 1:  # empty (a site from before the setting): the default, shown
+			self.guest_runs_per_hour = DEFAULT_GUEST_RUNS_PER_HOUR
