@@ -7,6 +7,7 @@ import json
 
 import frappe
 import pytest
+from frappe.utils import strip_html
 
 from huf.ai.agent.integration import run_agent_sync
 from huf.ai.engine.tools import ToolError
@@ -199,3 +200,69 @@ def test_app_tools_are_synced_idempotently(site):
 	frappe.db.set_value("Agent Tool Function", "describe_doctype", "description", "changed by hand")
 	assert "describe_doctype" in sync_app_tools()
 	assert sync_app_tools() == []  # nothing changed: nothing written
+
+
+@pytest.mark.parametrize(
+	"path, reason",
+	[
+		("os.system", "not part of an app installed"),
+		("subprocess.getoutput", "not part of an app installed"),
+		("frappe.utils.execute_in_shell", "not part of an app installed"),
+		("huf.ai.agents.model_spec", "Huf's own internal functions"),
+		("huf.ai.tools.custom.call_function", "Huf's own internal functions"),
+		("huf", "not a dotted path"),
+	],
+)
+def test_a_custom_function_outside_an_installed_apps_own_code_is_refused_at_save(site, path, reason):
+	from huf.ai.tools.custom import FunctionNotAllowed
+
+	with pytest.raises(FunctionNotAllowed, match=reason) as refused:
+		fixtures.tool("huf_t_refused", "Custom Function", None, function_path=path)
+	assert "app.module.function" in str(refused.value)  # the message names the allowed shape
+	assert not frappe.db.exists("Agent Tool Function", "huf_t_refused")
+
+
+def test_a_re_exported_name_or_a_class_is_not_the_apps_own_function(site, monkeypatch):
+	from huf.ai.tools import custom
+
+	# builtin.py imports now_datetime from frappe.utils: huf.ai.tools.builtin.now_datetime is Frappe's code
+	reexport, cls = "huf.ai.tools.builtin.now_datetime", "huf.ai.tools.builtin.ToolError"
+	monkeypatch.setattr(custom, "HUF_TOOL_FUNCTIONS", custom.HUF_TOOL_FUNCTIONS | {reexport, cls})
+	with pytest.raises(custom.FunctionNotAllowed) as refused:
+		fixtures.tool("huf_t_refused", "Custom Function", None, function_path=reexport)
+	assert "is defined in frappe.utils.data, not in the app huf" in strip_html(str(refused.value))
+	with pytest.raises(custom.FunctionNotAllowed) as refused:
+		fixtures.tool("huf_t_refused", "Custom Function", None, function_path=cls)
+	assert "ToolError is not a Python function (a def) in huf.ai.tools.builtin" in strip_html(str(refused.value))
+
+
+def test_a_function_path_is_checked_again_when_the_tool_is_called(site, tmp_path):
+	fixtures.tool("huf_t_rechecked", "Custom Function", None, function_path="huf.ai.tools.builtin.get_current_datetime")
+	marker = tmp_path / "ran"
+	frappe.db.set_value("Agent Tool Function", "huf_t_rechecked", "function_path", "subprocess.getoutput")  # saved before the rule
+	ctx = RunContext(run="t", conversation="t", agent="t", user="Administrator")
+	with pytest.raises(ToolError, match="not part of an app installed"):
+		build_tool(frappe.get_doc("Agent Tool Function", "huf_t_rechecked"), ctx).handler({"cmd": f"touch {marker}"})
+	assert not marker.exists()
+
+
+def test_an_app_provided_tool_calls_only_the_declaring_apps_functions(site):
+	from huf.ai.tools.custom import FunctionNotAllowed
+	from huf.ai.tools.registry import validate_declaration
+
+	declaration = {"tool_name": "borrowed", "description": "d", "function_path": "huf.ai.tools.builtin.describe_doctype"}
+	validate_declaration("huf", declaration)
+	with pytest.raises(FunctionNotAllowed, match="The app frappe declares the tool borrowed, but it cannot be used"):
+		validate_declaration("frappe", declaration)
+	with pytest.raises(FunctionNotAllowed) as refused:
+		fixtures.tool("huf_t_borrowed", "App Provided", None, provider_app="frappe", function_path=declaration["function_path"])
+	assert "is not part of the app frappe that declares the tool" in strip_html(str(refused.value))
+	ctx = RunContext(run="t", conversation="t", agent="t", user="Administrator")
+	frappe.db.set_value("Agent Tool Function", "describe_doctype", "provider_app", "frappe")  # as if changed behind the form
+	try:
+		with pytest.raises(ToolError, match="not part of the app frappe"):
+			build_tool(frappe.get_doc("Agent Tool Function", "describe_doctype"), ctx).handler({"doctype": "ToDo"})
+	finally:
+		frappe.db.set_value("Agent Tool Function", "describe_doctype", "provider_app", "huf")
+	assert build_tool(frappe.get_doc("Agent Tool Function", "describe_doctype"), ctx).handler({"doctype": "ToDo"})["doctype"] == "ToDo"
+

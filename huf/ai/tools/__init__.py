@@ -37,7 +37,8 @@ def _target(doc, ctx: RunContext):
 		handle = doctype_tools.HANDLERS[doc.types]
 		return lambda args: handle(doc.reference_doctype, args)
 	if doc.types in ("Custom Function", "App Provided"):
-		return lambda args: custom.call_function(doc.function_path, args, bool(doc.pass_parameters_as_json))
+		app = (doc.provider_app or "") if doc.types == "App Provided" else None
+		return lambda args: custom.call_function(doc.function_path, args, bool(doc.pass_parameters_as_json), app)
 	if doc.types == "Run Agent":
 		return lambda args: run_agent.run_agent(doc.agent, args, ctx)
 	frappe.throw(_("Tools of type {0} are not available yet; remove {1} from the agent.").format(doc.types, frappe.bold(doc.name)))
