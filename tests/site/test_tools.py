@@ -266,3 +266,29 @@ def test_an_app_provided_tool_calls_only_the_declaring_apps_functions(site):
 		frappe.db.set_value("Agent Tool Function", "describe_doctype", "provider_app", "huf")
 	assert build_tool(frappe.get_doc("Agent Tool Function", "describe_doctype"), ctx).handler({"doctype": "ToDo"})["doctype"] == "ToDo"
 
+
+def test_an_unexpected_tool_failure_reaches_the_model_in_general_words_and_managers_in_full(site, llm):
+	from huf.ai.agent.run_detail import get_run_detail
+
+	fixtures.tool("huf_t_todos", "Get List", "ToDo")
+	agent = fixtures.agent(llm, name="Failing Tool Agent", tools=("huf_t_todos",))
+	owner = make_user("tool-owner@huf.test", ["Huf User"])
+	llm.script(tool_calls([("c1", "huf_t_todos", json.dumps({"order_by": "no_such_column desc"}))]), text("Sorry."))
+	with as_user(owner):
+		run = run_agent_sync(agent, "list my todos", now=True)["run"]
+		detail = get_run_detail(run)
+	seen = json.loads(llm.requests[-1]["body"]["messages"][-1]["content"])
+	assert seen == {"error": "The tool huf_t_todos failed with an unexpected error. Its details were kept for an administrator."}
+	row = frappe.get_all("Agent Tool Call", filters={"agent_run": run}, fields=["name", "status", "error_message", "tool_result"])[0]
+	assert row.status == "Failed" and "Unknown column 'no_such_column'" in row.error_message  # the full text, for managers
+	assert "Unknown column" not in json.dumps(detail, default=str)  # the run's owner reads what the model read
+	def read_as(user: str):
+		with as_user(user):
+			doc = frappe.get_doc("Agent Tool Call", row.name)
+			doc.apply_fieldlevel_read_permissions()  # what the form and the REST API show
+			return doc
+
+	assert not read_as(owner).get("error_message") and "unexpected error" in read_as(owner).tool_result
+	assert "Unknown column" in read_as(make_user("tool-manager@huf.test", ["Huf Manager"])).error_message
+	logged = frappe.get_all("Error Log", filters={"method": "Huf tool failed", "reference_name": run}, pluck="error")
+	assert len(logged) == 1 and "Unknown column 'no_such_column'" in logged[0]
