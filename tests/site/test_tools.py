@@ -267,6 +267,21 @@ def test_an_app_provided_tool_calls_only_the_declaring_apps_functions(site):
 	assert build_tool(frappe.get_doc("Agent Tool Function", "describe_doctype"), ctx).handler({"doctype": "ToDo"})["doctype"] == "ToDo"
 
 
+def test_attach_file_copies_only_a_file_the_user_may_read(note_doctype, people):
+	name = note("attach by address")
+	secret = make_user("file-owner@huf.test", ["Huf User"])
+	with as_user(secret):
+		private = frappe.get_doc({"doctype": "File", "file_name": "payroll.txt", "content": b"salaries", "is_private": 1}).insert()
+	with as_user(people["writer"]):
+		mine = frappe.get_doc({"doctype": "File", "file_name": "notes.txt", "content": b"my notes", "is_private": 1}).insert()
+		with pytest.raises(ToolError, match="may not read the file payroll.txt"):
+			tool("Attach File to Document").handler({"name": name, "file_url": private.file_url})
+		attached = tool("Attach File to Document").handler({"name": name, "file_url": mine.file_url})
+	assert not frappe.db.exists("File", {"file_url": private.file_url, "attached_to_name": name})
+	copy = frappe.get_doc("File", attached["name"])
+	assert (copy.file_url, copy.attached_to_name, copy.is_private) == (mine.file_url, name, 1)
+
+
 def test_an_unexpected_tool_failure_reaches_the_model_in_general_words_and_managers_in_full(site, llm):
 	from huf.ai.agent.run_detail import get_run_detail
 
