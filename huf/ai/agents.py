@@ -57,11 +57,12 @@ def check_provider(model_name: str):
 
 
 def model_spec(model_name: str) -> llm.ModelSpec:
-	"""The AI Model with its provider's key (decrypted for this call only) and base URL."""
+	"""The AI Model with its provider's key (decrypted for this call only) and base URL, once the base
+	URL has passed the outbound allow-list."""
 	provider = check_provider(model_name)
-	api_key = provider.get_password("api_key", raise_exception=False) if provider.api_key else None
+	api_key, api_base = provider.endpoint()
 	model = frappe.get_cached_doc("AI Model", model_name)
-	return llm.ModelSpec(model=model.model_name, provider=provider.provider_name, api_key=api_key, api_base=provider.api_base or None)
+	return llm.ModelSpec(model=model.model_name, provider=provider.provider_name, api_key=api_key, api_base=api_base)
 
 
 def fallback_models(model_name: str) -> tuple[str, ...]:

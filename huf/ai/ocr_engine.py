@@ -17,6 +17,7 @@ from dataclasses import dataclass, field, replace
 from huf.ai.engine import llm
 from huf.ai.engine.attachments import IMAGE_TYPES, extension, sha256
 from huf.ai.engine.knowledge.types import KnowledgeError
+from huf.ai.engine.llm_errors import scrub
 
 OCR_PROVIDERS = {"mistral", "azure", "azure ai", "gemini", "google", "vertex ai", "vertex_ai"}
 MISTRAL_OCR_MODEL = "mistral-ocr-latest"  # what a Mistral agent's chat model is swapped for when reading a PDF
@@ -72,8 +73,9 @@ def extract_document(
 		if kind == "pdf" and model and (model.provider or "").strip().lower() in OCR_PROVIDERS:
 			try:
 				return _ocr(base, data, selected, model, include_images)
-			except Exception as error:
-				base.note = f"The OCR endpoint failed ({str(error)[:200]}); the text was read locally instead."
+			except Exception as error:  # noqa: BLE001 - any OCR failure: read the PDF locally instead
+				reason = scrub(str(error), model.api_key)[:200]
+				base.note = f"The OCR endpoint failed ({reason}); the text was read locally instead."
 		return _local(base, file_name, data, selected)
 	except KnowledgeError as error:
 		base.error = str(error)

@@ -51,12 +51,8 @@ def test_provider_connection(provider: str, model: str | None = None) -> dict:
 		frappe.throw(_("Add a model to {0} first, or type a model name to test with.").format(frappe.bold(provider)))
 	if not doc.api_key and not doc.api_base:
 		return {"ok": False, "kind": "auth", "message": _("Enter the provider's API key (or a base URL for a local server) first.")}
-	spec = llm.ModelSpec(
-		model=model,
-		provider=doc.provider_name,
-		api_key=doc.get_password("api_key", raise_exception=False) if doc.api_key else None,
-		api_base=doc.api_base or None,
-	)
+	api_key, api_base = doc.endpoint()
+	spec = llm.ModelSpec(model=model, provider=doc.provider_name, api_key=api_key, api_base=api_base)
 	started = time.monotonic()
 	try:
 		turn = llm.stream_turn(llm.LLMRequest(model=spec, messages=PING, max_tokens=5, timeout=20, max_retries=0))

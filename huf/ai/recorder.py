@@ -85,7 +85,7 @@ class Recorder:
 			{
 				"status": "Success" if event.ok else "Failed",
 				"tool_result": json.dumps(event.result if event.ok else {"error": event.error}, default=str),
-				"error_message": event.error,
+				"error_message": event.detail or event.error,  # the full text: only managers may read this field
 				"duration_ms": event.duration_ms,
 			},
 		)

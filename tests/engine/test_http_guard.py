@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from huf.ai.engine.http_guard import GuardError, fetch, is_public
+from huf.ai.engine.http_guard import GuardError, fetch, is_public, resolve
 from huf.ai.engine.knowledge.types import ExtractError
 from huf.ai.engine.knowledge.urls import fetch_document
 from tests.engine.test_knowledge_extract import pdf_pages
@@ -100,6 +100,14 @@ def test_a_local_address_is_refused_unless_an_administrator_allows_it(server):
 		fetch(f"http://{server}/page", max_bytes=10_000)
 	assert b"Open 9 to 5." in fetch(f"http://{server}/page", max_bytes=10_000, allow=frozenset({server})).body
 	assert fetch(f"http://{server}/page", max_bytes=10_000, allow=frozenset({"127.0.0.1"})).status == 200
+
+
+def test_resolve_says_which_addresses_are_refused_unless_the_host_is_allowed():
+	assert resolve("127.0.0.1", 8080, frozenset()) == (["127.0.0.1"], ["127.0.0.1"])
+	assert resolve("127.0.0.1", 8080, frozenset({"127.0.0.1"})) == (["127.0.0.1"], [])
+	assert resolve("127.0.0.1", 8080, frozenset({"127.0.0.1:8080"})) == (["127.0.0.1"], [])
+	assert resolve("127.0.0.1", 8081, frozenset({"127.0.0.1:8080"}))[1] == ["127.0.0.1"]
+	assert resolve("1.1.1.1", 443, frozenset()) == (["1.1.1.1"], [])
 
 
 def test_a_redirect_to_a_private_address_is_refused_and_never_followed(server):

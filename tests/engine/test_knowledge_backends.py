@@ -186,6 +186,10 @@ def test_vector_backends_embed_in_batches_and_never_send_the_key_back(tmp_path, 
 	with pytest.raises(KnowledgeError) as error:
 		backend.search("refund", k=1)
 	assert "sk-test-secret" not in str(error.value) and "scripted-embed" in str(error.value)
+	link = error.value  # nor in any exception it leads back to (a logged traceback would print them)
+	while link is not None:
+		assert "sk-test-secret" not in str(link), type(link).__name__
+		link = link.__cause__ or link.__context__
 	backend.close()
 
 

@@ -9,6 +9,7 @@ import pytest
 
 from huf.ai.engine import llm as gateway
 from huf.ai.engine.llm import Cancelled, LLMError, LLMRequest, ModelSpec, backoff, normalize_model_name, stream_turn
+from huf.ai.engine.llm_errors import scrub
 from tests.support.scripted_llm import CONTEXT_TOO_LONG, MODEL_NOT_FOUND, broken, empty, error, hang, text, tool_calls
 
 KEY = "sk-test-1234567890abcdef"
@@ -180,6 +181,25 @@ def test_auth_errors_are_not_retried_never_fall_back_and_never_reveal_the_key(ll
 	assert "API key" in failure.message and "AI Provider" in failure.message
 	assert "Incorrect API key provided" in failure.cause
 	assert KEY not in "".join(traceback.format_exception(failure))
+	link, seen = failure, []  # nothing the error leads to, shown or suppressed, holds the key
+	while link is not None and link not in seen:
+		seen.append(link)
+		assert KEY not in str(link) and KEY not in str(getattr(link, "body", "")), type(link).__name__
+		link = link.__cause__ or link.__context__
+	assert seen == [failure]
+
+
+@pytest.mark.parametrize(
+	"text, secret, scrubbed",
+	[
+		(f"Authorization: Bearer {KEY} was refused", KEY, "Authorization: Bearer [hidden] was refused"),
+		("Bearer abc.def-123 was refused", None, "Bearer [hidden] was refused"),
+		(f"Incorrect API key provided: {KEY}.", KEY, "Incorrect API key provided: [hidden]."),
+		("Incorrect API key provided: sk-proj-abcdefghijkl", None, "Incorrect API key provided: sk-pr…"),
+	],
+)
+def test_scrub_hides_each_key_once_and_leaves_the_rest_readable(text, secret, scrubbed):
+	assert scrub(text, secret) == scrubbed
 
 
 def test_model_not_found_walks_the_fallback_chain(llm):

@@ -47,17 +47,24 @@ def test_unknown_tool_names_the_available_ones():
 	assert not outcome.ok and "There is no tool named 'nope'" in outcome.error and "lookup" in outcome.error
 
 
-def test_handler_exceptions_are_caught_with_their_message():
-	def boom(_args):
-		raise ValueError("database is grumpy")
-
+def test_a_tool_error_reaches_the_model_as_written():
 	def polite(_args):
 		raise ToolError("Sales Order SO-1 was not found.")
 
-	assert run('{"name": "x"}', make_tools(boom)).error == "ValueError: database is grumpy"
 	outcome = run('{"name": "x"}', make_tools(polite))
-	assert outcome.error == "Sales Order SO-1 was not found."
+	assert outcome.error == "Sales Order SO-1 was not found." and outcome.detail is None
 	assert json.loads(outcome.content) == {"error": "Sales Order SO-1 was not found."}
+
+
+def test_an_unexpected_exception_reaches_the_model_only_as_a_general_message():
+	def boom(_args):
+		raise ValueError("connect to db-internal.corp:3306 as huf_admin failed")
+
+	outcome = run('{"name": "x"}', make_tools(boom))
+	assert not outcome.ok and "db-internal" not in outcome.content and "ValueError" not in outcome.content
+	assert json.loads(outcome.content) == {"error": outcome.error}
+	assert outcome.error == "The tool lookup failed with an unexpected error. Its details were kept for an administrator."
+	assert outcome.detail == "ValueError: connect to db-internal.corp:3306 as huf_admin failed"  # for the tool call row
 
 
 def test_results_are_truncated_at_max_chars_and_say_so():

@@ -5,7 +5,28 @@ from __future__ import annotations
 import frappe
 
 
+LOCAL_HOSTS = ("127.0.0.1", "localhost")
+
+
+def allowed_hosts(*hosts: str) -> list[str]:
+	"""Let Huf reach ``hosts`` (private addresses) as an administrator would, in site_config.json
+	(workers and the web server read it there); returns the list as it was, to put back later."""
+	before = list(frappe.conf.get("huf_allowed_hosts") or [])
+	wanted = before + [host for host in hosts if host not in before]
+	if wanted != before:
+		set_allowed_hosts(wanted)
+	return before
+
+
+def set_allowed_hosts(hosts: list[str]) -> None:
+	from frappe.installer import update_site_config
+
+	update_site_config("huf_allowed_hosts", hosts)
+	frappe.conf.huf_allowed_hosts = hosts
+
+
 def provider(llm, name: str = "Scripted", api_key: str | None = "sk-test") -> str:
+	allowed_hosts(*LOCAL_HOSTS)  # the scripted model server listens on 127.0.0.1
 	doc = frappe.get_doc("AI Provider", name) if frappe.db.exists("AI Provider", name) else frappe.new_doc("AI Provider")
 	doc.provider_name = name
 	doc.api_base = llm.base_url if llm else None

@@ -246,13 +246,9 @@ def web_pages():
 	server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Redirector)
 	threading.Thread(target=server.serve_forever, daemon=True).start()
 	host = f"127.0.0.1:{server.server_address[1]}"
-	frappe.conf.huf_allowed_hosts = [host]
-	from frappe.installer import update_site_config
-
-	update_site_config("huf_allowed_hosts", [host])  # the worker reads site_config.json
+	before = fixtures.allowed_hosts(host)
 	yield f"http://{host}"
-	update_site_config("huf_allowed_hosts", [])
-	frappe.conf.huf_allowed_hosts = []
+	fixtures.set_allowed_hosts(before)
 	server.shutdown()
 
 

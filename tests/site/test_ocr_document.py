@@ -87,3 +87,23 @@ def test_an_agent_reads_an_image_through_its_vision_model(site, llm):
 	result = json.loads(llm.chat_requests[2]["body"]["messages"][-1]["content"])
 	assert result["strategy"] == "vision" and result["text"] == "TOTAL 18.40 EUR" and result["success"]
 	assert result["file_hash"] == hashlib.sha256(PNG).hexdigest()
+
+
+def test_the_model_argument_takes_only_enabled_models_the_user_may_use(site, llm):
+	user = make_user("ocr-chooser@huf.test", ["Huf User"])
+	outsider = make_user("ocr-outsider@huf.test", [])  # no Huf role: may not read AI Models
+	fixtures.model(fixtures.provider(llm), name="scripted-model")
+	fixtures.model("Scripted", name="ocr-retired-model", disabled=1)
+	receipt = upload(user, "ocr-choice.png", PNG)
+	mine = upload(outsider, "ocr-outsider.png", PNG)
+	with as_user(user):
+		with pytest.raises(ToolError, match="ocr-retired-model is disabled"):
+			handle_ocr_document(file_id=receipt, model="ocr-retired-model")
+		with pytest.raises(ToolError, match="no AI Model named nope-model you may use"):
+			handle_ocr_document(file_id=receipt, model="nope-model")
+	with as_user(outsider), pytest.raises(ToolError, match="no AI Model named scripted-model you may use"):
+		handle_ocr_document(file_id=mine, model="scripted-model")
+	assert llm.chat_requests == []  # no model was called for any of them
+	llm.script(text("TOTAL 3.00"))
+	with as_user(user):
+		assert handle_ocr_document(file_id=receipt, model="scripted-model")["text"] == "TOTAL 3.00"

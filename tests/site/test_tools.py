@@ -7,6 +7,7 @@ import json
 
 import frappe
 import pytest
+from frappe.utils import strip_html
 
 from huf.ai.agent.integration import run_agent_sync
 from huf.ai.engine.tools import ToolError
@@ -199,3 +200,110 @@ def test_app_tools_are_synced_idempotently(site):
 	frappe.db.set_value("Agent Tool Function", "describe_doctype", "description", "changed by hand")
 	assert "describe_doctype" in sync_app_tools()
 	assert sync_app_tools() == []  # nothing changed: nothing written
+
+
+@pytest.mark.parametrize(
+	"path, reason",
+	[
+		("os.system", "not part of an app installed"),
+		("subprocess.getoutput", "not part of an app installed"),
+		("frappe.utils.execute_in_shell", "not part of an app installed"),
+		("huf.ai.agents.model_spec", "Huf's own internal functions"),
+		("huf.ai.tools.custom.call_function", "Huf's own internal functions"),
+		("huf", "not a dotted path"),
+	],
+)
+def test_a_custom_function_outside_an_installed_apps_own_code_is_refused_at_save(site, path, reason):
+	from huf.ai.tools.custom import FunctionNotAllowed
+
+	with pytest.raises(FunctionNotAllowed, match=reason) as refused:
+		fixtures.tool("huf_t_refused", "Custom Function", None, function_path=path)
+	assert "app.module.function" in str(refused.value)  # the message names the allowed shape
+	assert not frappe.db.exists("Agent Tool Function", "huf_t_refused")
+
+
+def test_a_re_exported_name_or_a_class_is_not_the_apps_own_function(site, monkeypatch):
+	from huf.ai.tools import custom
+
+	# builtin.py imports now_datetime from frappe.utils: huf.ai.tools.builtin.now_datetime is Frappe's code
+	reexport, cls = "huf.ai.tools.builtin.now_datetime", "huf.ai.tools.builtin.ToolError"
+	monkeypatch.setattr(custom, "HUF_TOOL_FUNCTIONS", custom.HUF_TOOL_FUNCTIONS | {reexport, cls})
+	with pytest.raises(custom.FunctionNotAllowed) as refused:
+		fixtures.tool("huf_t_refused", "Custom Function", None, function_path=reexport)
+	assert "is defined in frappe.utils.data, not in the app huf" in strip_html(str(refused.value))
+	with pytest.raises(custom.FunctionNotAllowed) as refused:
+		fixtures.tool("huf_t_refused", "Custom Function", None, function_path=cls)
+	assert "ToolError is not a Python function (a def) in huf.ai.tools.builtin" in strip_html(str(refused.value))
+
+
+def test_a_function_path_is_checked_again_when_the_tool_is_called(site, tmp_path):
+	fixtures.tool("huf_t_rechecked", "Custom Function", None, function_path="huf.ai.tools.builtin.get_current_datetime")
+	marker = tmp_path / "ran"
+	frappe.db.set_value("Agent Tool Function", "huf_t_rechecked", "function_path", "subprocess.getoutput")  # saved before the rule
+	ctx = RunContext(run="t", conversation="t", agent="t", user="Administrator")
+	with pytest.raises(ToolError, match="not part of an app installed"):
+		build_tool(frappe.get_doc("Agent Tool Function", "huf_t_rechecked"), ctx).handler({"cmd": f"touch {marker}"})
+	assert not marker.exists()
+
+
+def test_an_app_provided_tool_calls_only_the_declaring_apps_functions(site):
+	from huf.ai.tools.custom import FunctionNotAllowed
+	from huf.ai.tools.registry import validate_declaration
+
+	declaration = {"tool_name": "borrowed", "description": "d", "function_path": "huf.ai.tools.builtin.describe_doctype"}
+	validate_declaration("huf", declaration)
+	with pytest.raises(FunctionNotAllowed, match="The app frappe declares the tool borrowed, but it cannot be used"):
+		validate_declaration("frappe", declaration)
+	with pytest.raises(FunctionNotAllowed) as refused:
+		fixtures.tool("huf_t_borrowed", "App Provided", None, provider_app="frappe", function_path=declaration["function_path"])
+	assert "is not part of the app frappe that declares the tool" in strip_html(str(refused.value))
+	ctx = RunContext(run="t", conversation="t", agent="t", user="Administrator")
+	frappe.db.set_value("Agent Tool Function", "describe_doctype", "provider_app", "frappe")  # as if changed behind the form
+	try:
+		with pytest.raises(ToolError, match="not part of the app frappe"):
+			build_tool(frappe.get_doc("Agent Tool Function", "describe_doctype"), ctx).handler({"doctype": "ToDo"})
+	finally:
+		frappe.db.set_value("Agent Tool Function", "describe_doctype", "provider_app", "huf")
+	assert build_tool(frappe.get_doc("Agent Tool Function", "describe_doctype"), ctx).handler({"doctype": "ToDo"})["doctype"] == "ToDo"
+
+
+def test_attach_file_copies_only_a_file_the_user_may_read(note_doctype, people):
+	name = note("attach by address")
+	secret = make_user("file-owner@huf.test", ["Huf User"])
+	with as_user(secret):
+		private = frappe.get_doc({"doctype": "File", "file_name": "payroll.txt", "content": b"salaries", "is_private": 1}).insert()
+	with as_user(people["writer"]):
+		mine = frappe.get_doc({"doctype": "File", "file_name": "notes.txt", "content": b"my notes", "is_private": 1}).insert()
+		with pytest.raises(ToolError, match="may not read the file payroll.txt"):
+			tool("Attach File to Document").handler({"name": name, "file_url": private.file_url})
+		attached = tool("Attach File to Document").handler({"name": name, "file_url": mine.file_url})
+	assert not frappe.db.exists("File", {"file_url": private.file_url, "attached_to_name": name})
+	copy = frappe.get_doc("File", attached["name"])
+	assert (copy.file_url, copy.attached_to_name, copy.is_private) == (mine.file_url, name, 1)
+
+
+def test_an_unexpected_tool_failure_reaches_the_model_in_general_words_and_managers_in_full(site, llm):
+	from huf.ai.agent.run_detail import get_run_detail
+
+	fixtures.tool("huf_t_todos", "Get List", "ToDo")
+	agent = fixtures.agent(llm, name="Failing Tool Agent", tools=("huf_t_todos",))
+	owner = make_user("tool-owner@huf.test", ["Huf User"])
+	llm.script(tool_calls([("c1", "huf_t_todos", json.dumps({"order_by": "no_such_column desc"}))]), text("Sorry."))
+	with as_user(owner):
+		run = run_agent_sync(agent, "list my todos", now=True)["run"]
+		detail = get_run_detail(run)
+	seen = json.loads(llm.requests[-1]["body"]["messages"][-1]["content"])
+	assert seen == {"error": "The tool huf_t_todos failed with an unexpected error. Its details were kept for an administrator."}
+	row = frappe.get_all("Agent Tool Call", filters={"agent_run": run}, fields=["name", "status", "error_message", "tool_result"])[0]
+	assert row.status == "Failed" and "Unknown column 'no_such_column'" in row.error_message  # the full text, for managers
+	assert "Unknown column" not in json.dumps(detail, default=str)  # the run's owner reads what the model read
+	def read_as(user: str):
+		with as_user(user):
+			doc = frappe.get_doc("Agent Tool Call", row.name)
+			doc.apply_fieldlevel_read_permissions()  # what the form and the REST API show
+			return doc
+
+	assert not read_as(owner).get("error_message") and "unexpected error" in read_as(owner).tool_result
+	assert "Unknown column" in read_as(make_user("tool-manager@huf.test", ["Huf Manager"])).error_message
+	logged = frappe.get_all("Error Log", filters={"method": "Huf tool failed", "reference_name": run}, pluck="error")
+	assert len(logged) == 1 and "Unknown column 'no_such_column'" in logged[0]

@@ -8,7 +8,7 @@ from datetime import timedelta
 import frappe
 from frappe.utils import get_datetime
 
-from huf.permissions import check_run_access
+from huf.permissions import check_run_access, is_manager
 
 RUN_FIELDS = [
 	"name", "agent", "user", "status", "run_kind", "conversation", "channel", "parent_run", "prompt", "response",
@@ -36,6 +36,9 @@ def get_run_detail(run: str) -> dict:
 		order_by="creation asc",
 		ignore_permissions=True,
 	)
+	if not is_manager():  # the full text of a tool's failure is for managers; the result says what the model read
+		for call in calls:
+			call.error_message = None
 	children = frappe.get_all(
 		"Agent Run",
 		filters={"parent_run": run},

@@ -79,7 +79,8 @@ class ToolCallEvent:
 
 @dataclass(frozen=True)
 class ToolResultEvent:
-	"""The outcome of one tool call. ``content`` is what the model sees (already truncated)."""
+	"""The outcome of one tool call. ``content`` is what the model sees (already truncated);
+	``detail`` the full text of an unexpected failure, for the run's record only (never the model's)."""
 
 	call: ToolCall
 	content: str
@@ -89,6 +90,7 @@ class ToolResultEvent:
 	truncated: bool
 	turn: int
 	result: Any = None
+	detail: str | None = None
 	type: str = field(default="tool_result", init=False)
 
 

@@ -61,15 +61,22 @@ def _target(url: str, allow: frozenset[str], start: str) -> tuple[str, str, int,
 	host = parts.hostname
 	port = parts.port or (443 if parts.scheme == "https" else 80)
 	try:
-		found = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+		ips, refused = resolve(host, port, allow)
 	except socket.gaierror:
 		raise GuardError(f"{said} could not be reached: the host {host} was not found.") from None
-	ips = list(dict.fromkeys(info[4][0] for info in found))
-	allowed = host in allow or f"{host}:{port}" in allow
-	private = [ip for ip in ips if not is_public(ip)]
-	if private and not allowed:
-		raise GuardError(f"{said} points to {private[0]}, a private address; Huf only fetches public web addresses. {ALLOW_HINT}")
+	if refused:
+		raise GuardError(f"{said} points to {refused[0]}, a private address; Huf only fetches public web addresses. {ALLOW_HINT}")
 	return parts.scheme, host, port, ips[0]
+
+
+def resolve(host: str, port: int, allow: frozenset[str]) -> tuple[list[str], list[str]]:
+	"""(every address ``host`` resolves to, the ones Huf may not reach): the non-public ones, unless
+	``allow`` names the host ("host" or "host:port"). socket.gaierror when the host is not found."""
+	found = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+	ips = list(dict.fromkeys(info[4][0] for info in found))
+	if host in allow or f"{host}:{port}" in allow:
+		return ips, []
+	return ips, [ip for ip in ips if not is_public(ip)]
 
 
 class _Pinned(http.client.HTTPConnection):

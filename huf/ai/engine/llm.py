@@ -301,6 +301,7 @@ def _completion_kwargs(request: LLMRequest, model: str) -> dict[str, Any]:
 def _stream_once(request: LLMRequest, model: str, on_delta: Callable[[str], None], should_cancel) -> ModelTurn:
 	spec = request.model
 	assembler = _Assembler(model)
+	failure: LLMError | None = None
 	try:
 		stream = _litellm().completion(**_completion_kwargs(request, model))
 		for chunk in stream:
@@ -313,8 +314,11 @@ def _stream_once(request: LLMRequest, model: str, on_delta: Callable[[str], None
 	except LLMError:
 		raise
 	except Exception as error:  # noqa: BLE001 - every provider failure is classified, its cause kept
-		classified = classify(error, model, spec)
-		raise classified from (None if mentions_secret(error, spec.api_key) else error)
+		failure = classify(error, model, spec)
+		if not mentions_secret(error, spec.api_key):
+			raise failure from error
+	if failure is not None:  # raised out here, so not even __context__ leads back to the key
+		raise failure
 	turn = assembler.turn()
 	provider = spec.provider or "the provider"
 	if not finished:

@@ -150,14 +150,16 @@ def deepest_message(error: BaseException) -> str:
 	return meaningful[-1][:500] if meaningful else type(error).__name__
 
 
-SECRET_LIKE = re.compile(r"\b(sk-[A-Za-z0-9_\-]{2})[A-Za-z0-9_\-]{8,}|(Bearer\s+)\S+")
+HIDDEN = "[hidden]"
+SECRET_LIKE = re.compile(r"\b(sk-[A-Za-z0-9_\-]{2})[A-Za-z0-9_\-]{8,}|(Bearer\s+)(?!\[hidden\])\S+")
 
 
 def scrub(text: str, secret: str | None) -> str:
-	"""``text`` without the API key (nor anything that looks like one)."""
+	"""``text`` without the API key (nor anything that looks like one), each replaced by one
+	"[hidden]" (a "Bearer <key>" stays "Bearer [hidden]", not hidden twice)."""
 	if secret and len(secret) >= 4:
-		text = text.replace(secret, "[key hidden]")
-	return SECRET_LIKE.sub(lambda m: f"{m.group(1)}…" if m.group(1) else f"{m.group(2)}[hidden]", text)
+		text = text.replace(secret, HIDDEN)
+	return SECRET_LIKE.sub(lambda m: f"{m.group(1)}…" if m.group(1) else f"{m.group(2)}{HIDDEN}", text)
 
 
 def mentions_secret(error: BaseException, secret: str | None) -> bool:

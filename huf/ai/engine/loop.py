@@ -94,6 +94,7 @@ def run_loop(
 						truncated=outcome.truncated,
 						turn=turn,
 						result=outcome.result,
+						detail=outcome.detail,
 					)
 				)
 				state.added.append({"role": "tool", "tool_call_id": call.id, "content": outcome.content})

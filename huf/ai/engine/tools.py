@@ -14,6 +14,7 @@ from typing import Any, Callable, Mapping
 
 from huf.ai.engine.events import ToolCall
 
+UNEXPECTED = "The tool {name} failed with an unexpected error. Its details were kept for an administrator."
 TRUNCATION_NOTE = "\n[truncated: the result was {total} characters; only the first {kept} are shown]"
 
 
@@ -50,16 +51,22 @@ class Tool:
 
 @dataclass(frozen=True)
 class ToolOutcome:
+	"""``error`` is what the model reads; ``detail`` the full text of an unexpected failure, kept for
+	the people who run the site (it may name internals the model and the user should not see)."""
+
 	content: str
 	ok: bool
 	error: str | None
 	result: Any
 	truncated: bool
 	duration_ms: float
+	detail: str | None = None
 
 
 def execute_tool_call(call: ToolCall, tools: Mapping[str, Tool], max_chars: int) -> ToolOutcome:
-	"""Run one call to completion; every failure is an outcome, never an exception."""
+	"""Run one call to completion; every failure is an outcome, never an exception. A ToolError's
+	message goes to the model as it is; any other exception only as a general message (``detail``
+	keeps the full one)."""
 	started = time.perf_counter()
 	try:
 		tool = tools.get(call.name)
@@ -69,10 +76,14 @@ def execute_tool_call(call: ToolCall, tools: Mapping[str, Tool], max_chars: int)
 		arguments = parse_arguments(call.arguments)
 		tool.validate(arguments)
 		result = tool.handler(arguments)
-	except Exception as error:  # noqa: BLE001 - any tool failure goes back to the model
-		message = str(error) if isinstance(error, ToolError) else f"{type(error).__name__}: {error}"
+	except ToolError as error:
+		message = str(error)
 		content, truncated = truncate(json.dumps({"error": message}), max_chars)
 		return ToolOutcome(content, False, message, None, truncated, _ms(started))
+	except Exception as error:  # noqa: BLE001 - any tool failure goes back to the model, in general words
+		message = UNEXPECTED.format(name=call.name)
+		content, truncated = truncate(json.dumps({"error": message}), max_chars)
+		return ToolOutcome(content, False, message, None, truncated, _ms(started), f"{type(error).__name__}: {error}")
 	content, truncated = truncate(serialize_result(result), max_chars)
 	return ToolOutcome(content, True, None, result, truncated, _ms(started))
 

@@ -9,6 +9,7 @@ import frappe
 from frappe import _
 
 from huf.ai.engine.knowledge.types import Document, ExtractError, Segment
+from huf.ai.outbound import allowed_hosts
 
 MAX_FILE_BYTES = 100 * 1024 * 1024
 MAX_URL_BYTES = 20 * 1024 * 1024
@@ -54,8 +55,3 @@ def _url(row) -> tuple[Document, str]:
 	title = row.title if row.title and row.title != row.url else document.title
 	return Document(title or row.url, document.kind, document.segments), hashlib.sha256(body).hexdigest()
 
-
-def allowed_hosts() -> frozenset[str]:
-	"""``huf_allowed_hosts`` in site_config.json: "host:port" entries an administrator lets Huf
-	fetch even though they are private addresses (an intranet wiki, say)."""
-	return frozenset(frappe.conf.get("huf_allowed_hosts") or ())

@@ -62,11 +62,11 @@ def embedder_for(source) -> Embedder | None:
 			)
 		)
 	provider = frappe.get_cached_doc("AI Provider", source.embedding_provider)
-	api_key = provider.get_password("api_key", raise_exception=False) if provider.api_key else None
-	model = normalize_model_name(source.embedding_model, provider.provider_name, provider.api_base or None)
+	api_key, api_base = provider.endpoint()
+	model = normalize_model_name(source.embedding_model, provider.provider_name, api_base)
 	if model.startswith("ollama_chat/"):  # chat models go through ollama_chat/, embeddings through ollama/
 		model = "ollama/" + model.removeprefix("ollama_chat/")
-	return make_embedder(model, api_key=api_key, api_base=provider.api_base or None, dimension=int(source.vector_dimension or 0))
+	return make_embedder(model, api_key=api_key, api_base=api_base, dimension=int(source.vector_dimension or 0))
 
 
 def open_index(source, generation: str | None = None) -> Backend:

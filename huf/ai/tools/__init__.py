@@ -37,7 +37,8 @@ def _target(doc, ctx: RunContext):
 		handle = doctype_tools.HANDLERS[doc.types]
 		return lambda args: handle(doc.reference_doctype, args)
 	if doc.types in ("Custom Function", "App Provided"):
-		return lambda args: custom.call_function(doc.function_path, args, bool(doc.pass_parameters_as_json))
+		app = (doc.provider_app or "") if doc.types == "App Provided" else None
+		return lambda args: custom.call_function(doc.function_path, args, bool(doc.pass_parameters_as_json), app)
 	if doc.types == "Run Agent":
 		return lambda args: run_agent.run_agent(doc.agent, args, ctx)
 	frappe.throw(_("Tools of type {0} are not available yet; remove {1} from the agent.").format(doc.types, frappe.bold(doc.name)))
@@ -47,7 +48,9 @@ def guarded(call, writes: bool):
 	"""Run a tool call so that a failure leaves nothing half-written and reads as plain words.
 
 	Writes happen inside a savepoint that is rolled back on failure. Frappe's messages (which carry
-	HTML and also land in the response's message log) become a clean ToolError."""
+	HTML and also land in the response's message log) become a clean ToolError. Any other exception is
+	logged in full in the Error Log and goes on to the engine, which shows the model only a general
+	message."""
 	savepoint = f"huf_tool_{frappe.generate_hash(length=8)}" if writes else None
 	messages_before = len(frappe.local.message_log)
 	if savepoint:
@@ -68,10 +71,17 @@ def guarded(call, writes: bool):
 		raise ToolError(_clean(error) or type(error).__name__) from None
 	except Exception:
 		_undo(savepoint, messages_before)
-		raise
+		_log_unexpected()
+		raise  # the engine gives the model a general message; the row keeps the full one
 	if savepoint:
 		frappe.db.release_savepoint(savepoint)
 	return result
+
+
+def _log_unexpected() -> None:
+	"""The failure in full, with its traceback, in the Error Log (System Managers read it there)."""
+	ctx = frappe.flags.get("huf_tool_context")
+	frappe.log_error(title="Huf tool failed", reference_doctype="Agent Run" if ctx else None, reference_name=ctx.run if ctx else None)
 
 
 def _undo(savepoint: str | None, messages_before: int) -> None:

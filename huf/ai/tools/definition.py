@@ -6,6 +6,7 @@ import frappe
 from frappe import _
 
 from huf.ai.engine.schema import object_schema, schema_from_callable, schema_from_params
+from huf.ai.tools.custom import allowed_function
 
 NAME = {"type": "string", "description": "The document's name (ID)."}
 FIELDTYPE_JSON = {
@@ -25,7 +26,7 @@ def build_function_definition(doc) -> dict:
 	if doc.get("parameters"):
 		parameters = schema_from_params(row.as_dict() for row in doc.parameters)
 	elif doc.types in ("Custom Function", "App Provided"):
-		function = _function(doc.function_path)
+		function = allowed_function(doc.function_path, (doc.provider_app or "") if doc.types == "App Provided" else None)
 		derived_description, parameters = schema_from_callable(function)
 		description = description or derived_description
 	else:
@@ -118,10 +119,3 @@ def doctype_properties(doctype: str | None) -> dict:
 		prop["description"] = label
 		properties[df.fieldname] = prop
 	return properties
-
-
-def _function(path: str | None):
-	try:
-		return frappe.get_attr(path)
-	except Exception as error:  # noqa: BLE001 - say which path and why
-		frappe.throw(_("Could not load the function {0}: {1}").format(frappe.bold(path or ""), error))

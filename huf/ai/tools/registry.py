@@ -12,7 +12,7 @@ import frappe
 from frappe import _
 
 from huf.ai.engine.schema import JSON_TYPES
-from huf.ai.tools.definition import _function
+from huf.ai.tools.custom import FunctionNotAllowed, allowed_function
 
 REQUIRED_KEYS = ("tool_name", "description", "function_path")
 
@@ -49,8 +49,11 @@ def validate_declaration(app: str, declaration: dict) -> None:
 					app, name, param.get("fieldname"), param.get("type")
 				)
 			)
-	if not callable(_function(declaration["function_path"])):
-		frappe.throw(_("The app {0} declares the tool {1}, but {2} is not a function.").format(app, name, declaration["function_path"]))
+	try:
+		allowed_function(declaration["function_path"], app)
+	except FunctionNotAllowed as error:
+		frappe.clear_last_message()
+		frappe.throw(_("The app {0} declares the tool {1}, but it cannot be used: {2}").format(app, name, error), FunctionNotAllowed)
 
 
 def upsert(app: str, declaration: dict) -> bool:

@@ -11,7 +11,8 @@ from huf.ai.triggers import index
 EVENTS = ("after_insert", "on_update", "on_submit", "on_cancel", "on_update_after_submit", "on_change", "on_trash", "after_delete", "after_rename")
 
 
-def on_doc_event(doc, method: str | None = None) -> None:
+def on_doc_event(doc, method: str | None = None, *_event_args) -> None:
+	"""``_event_args``: what some events pass on (after_rename: old name, new name, merge)."""
 	triggers = index.current()["doc"].get((doc.doctype, method))
 	if triggers and not (frappe.flags.in_install or frappe.flags.in_migrate or frappe.flags.in_patch):
 		from huf.ai.triggers.fire import doc_event_matched

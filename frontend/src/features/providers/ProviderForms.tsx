@@ -5,7 +5,7 @@ import { Checkbox, Field, Input, Textarea } from "../../components/ui/field";
 import { ErrorNote } from "../../components/ui/status";
 import { saveDoc } from "../../lib/api";
 import type { ModelRow, ProviderRow } from "./api";
-import { validateModel, validateProvider, type Errors, type ModelDraft, type ProviderDraft } from "./validation";
+import { dropsStoredKey, validateModel, validateProvider, type Errors, type ModelDraft, type ProviderDraft } from "./validation";
 
 function useSave(doctype: string, name: string | undefined, onDone: (saved: string) => void) {
 	const queryClient = useQueryClient();
@@ -44,7 +44,7 @@ export function ProviderForm({ provider, onDone }: { provider: ProviderRow | nul
 			noValidate
 			onSubmit={(event) => {
 				event.preventDefault();
-				const found = validateProvider(draft, !provider, provider?.key_set ?? false);
+				const found = validateProvider(draft, !provider, provider?.key_set ?? false, provider?.api_base ?? null);
 				setErrors(found);
 				if (Object.keys(found).length) return;
 				const key = draft.api_key.trim() ? { api_key: draft.api_key.trim() } : draft.remove_key ? { api_key: "" } : {};
@@ -58,7 +58,15 @@ export function ProviderForm({ provider, onDone }: { provider: ProviderRow | nul
 				{(props) => <Input type="password" autoComplete="off" placeholder={provider?.key_set ? "•••••••• (set)" : ""} value={draft.api_key} onChange={(e) => set("api_key", e.target.value)} {...props} />}
 			</Field>
 			{provider?.key_set ? <Checkbox label="Remove the stored key" checked={draft.remove_key} onChange={(e) => set("remove_key", e.target.checked)} /> : null}
-			<Field label="Server address" error={errors.api_base} hint="Only for a server on your network, e.g. http://localhost:11434 for Ollama. Leave empty for OpenAI or Anthropic.">
+			<Field
+				label="Server address"
+				error={errors.api_base}
+				hint={
+					dropsStoredKey(draft, provider?.api_base ?? null, provider?.key_set ?? false)
+						? "Changing the address removes the stored key. Type the key again to keep using it."
+						: "Only for a server on your network, e.g. http://localhost:11434 for Ollama. Leave empty for OpenAI or Anthropic."
+				}
+			>
 				{(props) => <Input value={draft.api_base} onChange={(e) => set("api_base", e.target.value)} {...props} />}
 			</Field>
 			<Field label="Notes">{(props) => <Textarea rows={2} value={draft.description} onChange={(e) => set("description", e.target.value)} {...props} />}</Field>

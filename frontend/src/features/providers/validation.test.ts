@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { validateModel, validateProvider, type ModelDraft, type ProviderDraft } from "./validation";
+import { dropsStoredKey, validateModel, validateProvider, type ModelDraft, type ProviderDraft } from "./validation";
 
 const provider = (changes: Partial<ProviderDraft> = {}): ProviderDraft => ({ provider_name: "OpenAI", api_key: "sk-1", api_base: "", description: "", remove_key: false, ...changes });
 const model = (changes: Partial<ModelDraft> = {}): ModelDraft => ({
@@ -17,6 +17,14 @@ describe("validateProvider", () => {
 	it("keeps a stored key unless it is removed", () => {
 		expect(validateProvider(provider({ api_key: "" }), false, true)).toEqual({});
 		expect(validateProvider(provider({ api_key: "", remove_key: true }), false, true).api_key).toBeDefined();
+	});
+
+	it("knows a new address removes the stored key unless a new key is typed", () => {
+		expect(dropsStoredKey(provider({ api_key: "", api_base: "http://other:8000" }), "http://box:8000", true)).toBe(true);
+		expect(dropsStoredKey(provider({ api_key: "", api_base: "http://box:8000/ " }), "http://box:8000", true)).toBe(false);
+		expect(dropsStoredKey(provider({ api_key: "sk-new", api_base: "http://other:8000" }), "http://box:8000", true)).toBe(false);
+		expect(dropsStoredKey(provider({ api_key: "", api_base: "http://other:8000" }), "http://box:8000", false)).toBe(false);
+		expect(validateProvider(provider({ api_key: "", api_base: "" }), false, true, "http://box:8000").api_key).toBeDefined();
 	});
 
 	it("takes only full http(s) addresses", () => {

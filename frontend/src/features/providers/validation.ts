@@ -5,7 +5,13 @@ export type ProviderDraft = { provider_name: string; api_key: string; api_base: 
 export type ModelDraft = Omit<ModelRow, "name" | "fallback_models"> & { model_name: string; fallback_models: string };
 export type Errors<T> = Partial<Record<keyof T, string>>;
 
-export function validateProvider(draft: ProviderDraft, isNew: boolean, keySet: boolean): Errors<ProviderDraft> {
+/** The server removes a stored key when the address changes and no new key comes with it (ai_provider.py). */
+export function dropsStoredKey(draft: ProviderDraft, storedBase: string | null, keySet: boolean): boolean {
+	const address = (value: string) => value.trim().replace(/\/+$/, "");
+	return keySet && !draft.api_key.trim() && address(draft.api_base) !== address(storedBase ?? "");
+}
+
+export function validateProvider(draft: ProviderDraft, isNew: boolean, keySet: boolean, storedBase: string | null = null): Errors<ProviderDraft> {
 	const errors: Errors<ProviderDraft> = {};
 	if (!draft.provider_name.trim()) errors.provider_name = "Name the provider, e.g. OpenAI, Anthropic or Ollama.";
 	const base = draft.api_base.trim();
@@ -18,7 +24,7 @@ export function validateProvider(draft: ProviderDraft, isNew: boolean, keySet: b
 		}
 		if (!url || !["http:", "https:"].includes(url.protocol) || /\s/.test(base)) errors.api_base = "Enter a full address starting with http:// or https://, e.g. http://localhost:11434.";
 	}
-	const keyAfterSave = draft.api_key.trim() ? true : isNew ? false : keySet && !draft.remove_key;
+	const keyAfterSave = draft.api_key.trim() ? true : isNew ? false : keySet && !draft.remove_key && !dropsStoredKey(draft, storedBase, keySet);
 	if (!keyAfterSave && !base) errors.api_key = "Enter the API key from the provider's dashboard, or an address for a server on your network.";
 	return errors;
 }

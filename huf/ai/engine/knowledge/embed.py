@@ -5,6 +5,7 @@ appears in an error message."""
 from __future__ import annotations
 
 from huf.ai.engine.knowledge.types import Embedder, KnowledgeError
+from huf.ai.engine.llm_errors import scrub
 
 
 def make_embedder(
@@ -25,11 +26,13 @@ def make_embedder(
 	def _batch(texts: list[str]) -> list[list[float]]:
 		import litellm
 
+		failure = None
 		try:
 			response = litellm.embedding(model=model, input=texts, api_key=api_key, api_base=api_base, timeout=timeout)
-		except Exception as error:
-			message = str(error).replace(api_key, "***") if api_key else str(error)
-			raise KnowledgeError(f"The embedding model {model} failed: {message[:400]}") from None
+		except Exception as error:  # noqa: BLE001 - said in words, with the key scrubbed out
+			failure = KnowledgeError(f"The embedding model {model} failed: {scrub(str(error), api_key)[:400]}")
+		if failure is not None:  # raised out here, so not even __context__ leads back to the key
+			raise failure
 		rows = sorted(response.data, key=lambda row: row["index"])
 		vectors = [list(row["embedding"]) for row in rows]
 		if len(vectors) != len(texts):

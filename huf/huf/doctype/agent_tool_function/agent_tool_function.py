@@ -11,7 +11,6 @@ from huf.huf.doctype.ai_provider.ai_provider import normalize_url
 
 TOOL_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
 PARAMETER_NAME = re.compile(r"^[a-zA-Z_][a-zA-Z0-9_]*$")
-FUNCTION_PATH = re.compile(r"^[A-Za-z_]\w*(\.[A-Za-z_]\w*)+$")
 HEADER_NAME = re.compile(r"^[!#$%&'*+.^_`|~0-9A-Za-z-]+$")
 
 # Types that act on one DocType, chosen on the tool.
@@ -118,33 +117,17 @@ class AgentToolFunction(Document):
 			self.validate_headers()
 
 	def validate_function_path(self):
+		from huf.ai.tools.custom import allowed_function
+
 		self.function_path = (self.function_path or "").strip()
 		if not self.function_path:
 			frappe.throw(
 				_("Enter the Function Path of the Python function this tool calls, e.g. my_app.api.get_stock_level."),
 				title=_("Missing Function Path"),
 			)
-		if not FUNCTION_PATH.match(self.function_path):
-			frappe.throw(
-				_("{0} is not a dotted path to a Python function. Write it like my_app.api.get_stock_level.").format(
-					frappe.bold(self.function_path)
-				),
-				title=_("Invalid Function Path"),
-			)
-		try:
-			function = frappe.get_attr(self.function_path)
-		except Exception as error:  # noqa: BLE001 - any import failure is the admin's to fix; say which
-			frappe.throw(
-				_("Huf could not load {0} ({1}). Check the path and that its app is installed on this site.").format(
-					frappe.bold(self.function_path), f"{type(error).__name__}: {error}"
-				),
-				title=_("Function Not Found"),
-			)
-		if not callable(function):
-			frappe.throw(
-				_("{0} is not a function.").format(frappe.bold(self.function_path)),
-				title=_("Invalid Function Path"),
-			)
+		if self.types == "App Provided" and not self.provider_app:
+			frappe.throw(_("Enter the Provider App: the app whose function this tool calls."), title=_("Missing Provider App"))
+		allowed_function(self.function_path, self.provider_app if self.types == "App Provided" else None)
 
 	def validate_headers(self):
 		seen: set[str] = set()

@@ -7,6 +7,8 @@ import frappe
 from frappe import _
 from frappe.model.document import Document
 
+from huf.ai.outbound import check_model_server
+
 
 class AIProvider(Document):
 	# begin: auto-generated types
@@ -27,6 +29,45 @@ class AIProvider(Document):
 	def validate(self):
 		self.provider_name = (self.provider_name or "").strip()
 		self.api_base = normalize_url(self.api_base, _("API Base"))
+		if self.api_base and self.has_value_changed("api_base"):
+			check_model_server(self.api_base, self.provider_name)  # checked again before every call
+		self.forget_key_when_the_address_changes()
+
+	def forget_key_when_the_address_changes(self):
+		"""The stored key was entered for one destination. A new API Base, or a new provider name (which
+		decides where LiteLLM sends the key), removes it unless a new key is entered in the same save."""
+		before = self.get_doc_before_save()
+		if not before or not self.api_key or not self.is_dummy_password(self.api_key):
+			return  # new, no key, or a new key typed in this save
+		same_name = (before.provider_name or "").strip().lower() == self.provider_name.lower()
+		if same_name and (before.api_base or None) == (self.api_base or None):
+			return
+		self.api_key = None  # Frappe deletes the stored key when the field is empty
+		frappe.msgprint(
+			_("The API key of {0} was removed because its address changed. Enter the key again to use this provider.").format(
+				frappe.bold(self.name)
+			),
+			title=_("API Key Removed"),
+			indicator="orange",
+		)
+
+	def after_rename(self, old: str, new: str, merge: bool = False):
+		"""A rename changes the provider name (the document is named by it), so the key goes as on a save."""
+		if merge or old.strip().lower() == new.strip().lower():
+			return
+		from frappe.utils.password import remove_encrypted_password
+
+		remove_encrypted_password(self.doctype, old, "api_key")  # Frappe moves the stored key to the new name after this
+		frappe.db.set_value(self.doctype, new, "api_key", None, update_modified=False)
+		frappe.clear_document_cache(self.doctype, new)
+
+	def endpoint(self) -> tuple[str | None, str | None]:
+		"""(API key, API Base) for one model call. The address is checked first, every time: a key is
+		never decrypted for an address Huf may not reach (the allow-list may have changed since the save)."""
+		if self.api_base:
+			check_model_server(self.api_base, self.name)
+		key = self.get_password("api_key", raise_exception=False) if self.api_key else None
+		return key, self.api_base or None
 
 
 def normalize_url(value: str | None, label: str) -> str | None:
