@@ -102,6 +102,154 @@ def test_a_deck_is_read_slide_by_slide_with_its_notes():
 	]
 
 
+def filled_form() -> bytes:
+	"""A one-page PDF form as a form filler leaves it: the page prints the labels, the values sit
+	in the fields (a text field, ticked and unticked boxes, a radio group whose value is on the
+	field above its two buttons, and a field left blank)."""
+	from pypdf import PdfReader, PdfWriter
+	from pypdf.generic import ArrayObject, DictionaryObject, FloatObject, NameObject, TextStringObject
+
+	writer = PdfWriter()
+	page = writer.add_page(PdfReader(io.BytesIO(pdf("Membership application", "Applicant name:"))).pages[0])
+
+	def obj(**entries) -> DictionaryObject:
+		return DictionaryObject({NameObject(f"/{k}"): v for k, v in entries.items()})
+
+	def widget(**entries):
+		rect = ArrayObject([FloatObject(x) for x in (200, 700, 400, 720)])
+		return writer._add_object(obj(Type=NameObject("/Annot"), Subtype=NameObject("/Widget"), Rect=rect, **entries))
+
+	name = widget(
+		FT=NameObject("/Tx"),
+		T=TextStringObject("name"),
+		TU=TextStringObject("Applicant name"),
+		V=TextStringObject("Ada Lovelace"),
+	)
+	member = widget(FT=NameObject("/Btn"), T=TextStringObject("Member"), V=NameObject("/Yes"))
+	newsletter = widget(FT=NameObject("/Btn"), T=TextStringObject("Newsletter"), V=NameObject("/Off"))
+	blank = widget(FT=NameObject("/Tx"), T=TextStringObject("Notes"), V=TextStringObject(""))
+	delivery = writer._add_object(obj(FT=NameObject("/Btn"), T=TextStringObject("Delivery"), V=NameObject("/Express")))
+	buttons = [widget(Parent=delivery, AS=NameObject(state)) for state in ("/Express", "/Off")]
+	delivery.get_object()[NameObject("/Kids")] = ArrayObject(buttons)
+	page[NameObject("/Annots")] = ArrayObject([name, member, newsletter, blank, *buttons])
+	writer._root_object[NameObject("/AcroForm")] = obj(Fields=ArrayObject([name, member, newsletter, blank, delivery]))
+	out = io.BytesIO()
+	writer.write(out)
+	return out.getvalue()
+
+
+def test_a_filled_pdf_form_is_read_with_its_values():
+	document = extract("application.pdf", filled_form())
+	assert [(s.locator, s.text) for s in document.segments] == [
+		(
+			"page 1",
+			"Membership application\nApplicant name:\nApplicant name: Ada Lovelace\nMember: Yes\nDelivery: Express",
+		)
+	]
+
+
+def deck_bytes(deck) -> bytes:
+	out = io.BytesIO()
+	deck.save(out)
+	return out.getvalue()
+
+
+def test_a_decks_charts_are_read_title_categories_and_series():
+	from pptx import Presentation
+	from pptx.chart.data import CategoryChartData
+	from pptx.enum.chart import XL_CHART_TYPE
+	from pptx.util import Inches
+
+	deck = Presentation()
+	data = CategoryChartData()
+	data.categories = ["Q1", "Q2", "Q3"]
+	data.add_series("Revenue", (10, 12.5, 15))
+	data.add_series("Cost", (7, 8, None))
+	slide = deck.slides.add_slide(deck.slide_layouts[6])  # blank: the chart is all there is
+	chart = slide.shapes.add_chart(XL_CHART_TYPE.COLUMN_CLUSTERED, 0, 0, Inches(6), Inches(4), data).chart
+	chart.has_title = True
+	chart.chart_title.text_frame.text = "Sales 2026"
+	group = deck.slides.add_slide(deck.slide_layouts[6]).shapes.add_group_shape()
+	group.shapes.add_textbox(0, 0, Inches(2), Inches(1)).text_frame.text = "Grouped caption"
+	segments = extract("sales.pptx", deck_bytes(deck)).segments
+	assert [(s.locator, s.text) for s in segments] == [
+		(
+			"slide 1",
+			"Chart: Sales 2026\n|  | Revenue | Cost |\n| --- | --- | --- |\n| Q1 | 10 | 7 |\n| Q2 | 12.5 | 8 |\n| Q3 | 15 |  |",
+		),
+		("slide 2", "Grouped caption"),
+	]
+
+
+def test_a_deck_with_nothing_to_read_says_what_it_holds():
+	from pptx import Presentation
+	from pptx.chart.data import CategoryChartData
+	from pptx.enum.chart import XL_CHART_TYPE
+	from pptx.util import Inches
+
+	deck = Presentation()
+	first = deck.slides.add_slide(deck.slide_layouts[6])
+	first.shapes.add_picture(io.BytesIO(png()), 0, 0)
+	first.shapes.add_picture(io.BytesIO(png()), Inches(2), 0)
+	data = CategoryChartData()
+	data.categories = ["North", "South"]
+	data.add_series("Share", (0.6, 0.4))
+	second = deck.slides.add_slide(deck.slide_layouts[6])
+	chart = second.shapes.add_chart(XL_CHART_TYPE.PIE, 0, 0, Inches(4), Inches(4), data).chart
+	for series in chart._chartSpace.xpath(".//c:ser"):  # no title and no data cached in the deck: nothing to read
+		series.getparent().remove(series)
+	second.shapes.add_table(2, 2, 0, Inches(4), Inches(4), Inches(1))
+	with pytest.raises(ExtractError) as refused:
+		extract("figures.pptx", deck_bytes(deck))
+	assert str(refused.value) == (
+		"figures.pptx has no text to read: its 2 slides hold only 2 pictures, 1 chart without text and 1 empty table."
+	)
+	empty = Presentation()
+	empty.slides.add_slide(empty.slide_layouts[6])
+	with pytest.raises(ExtractError, match=r"^empty\.pptx has no text to read: its 1 slide is empty\.$"):
+		extract("empty.pptx", deck_bytes(empty))
+
+
+def png() -> bytes:
+	from PIL import Image
+
+	out = io.BytesIO()
+	Image.new("RGB", (4, 4), "red").save(out, "PNG")
+	return out.getvalue()
+
+
+def test_a_word_file_of_only_empty_tables_has_no_text():
+	from docx import Document as Word
+
+	word = Word()
+	word.add_table(rows=3, cols=2)
+	word.add_paragraph("   ")
+	word.add_table(rows=1, cols=4)
+	out = io.BytesIO()
+	word.save(out)
+	with pytest.raises(ExtractError) as refused:
+		extract("tables.docx", out.getvalue())
+	assert str(refused.value) == "tables.docx has no text to read: it holds only 2 empty tables."
+	out = io.BytesIO()
+	Word().save(out)
+	with pytest.raises(ExtractError, match=r"^blank\.docx has no text to read: the document is empty\.$"):
+		extract("blank.docx", out.getvalue())
+
+
+def test_a_scanned_pdf_is_told_apart_from_an_empty_file():
+	from pypdf import PdfWriter
+
+	writer = PdfWriter()
+	writer.add_blank_page(200, 200)
+	writer.add_blank_page(200, 200)
+	out = io.BytesIO()
+	writer.write(out)
+	with pytest.raises(ExtractError, match=r"^scan\.pdf has no text to read: its 2 pages have no text layer, as scanned pages"):
+		extract("scan.pdf", out.getvalue())
+	with pytest.raises(ExtractError, match=r"^scan\.pdf has no text to read: the 1 page asked for has no text layer"):
+		extract("scan.pdf", out.getvalue(), pages=[1])
+
+
 def test_a_web_page_gives_its_main_text_without_scripts_styles_or_navigation():
 	document = extract("handbook.html", (FIXTURES / "handbook.html").read_bytes())
 	assert document.title == "Staff Handbook: Leave"
@@ -134,7 +282,7 @@ def test_text_kinds_are_decoded():
 		("huge.pdf", b"x" * 3 * 1024 * 1024, 2 * 1024 * 1024, "huge.pdf is 3.0 MB; files of up to 2 MB can be read"),
 		("tool.exe", b"MZ", 1024, "tool.exe is not a kind of file Huf can read. Readable kinds: csv, docx,"),
 		("report.xlsx", b"not a zip", 1024, "report.xlsx is not a readable Excel file"),
-		("blank.txt", b"  \n\t ", 1024, "blank.txt has no text to read"),
+		("blank.txt", b"  \n\t ", 1024, "blank.txt has no text to read: it holds only blank space."),
 	],
 )
 def test_what_cannot_be_read_says_why(name, data, max_bytes, says):

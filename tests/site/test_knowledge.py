@@ -290,6 +290,39 @@ def test_bad_inputs_end_in_error_with_a_reason_and_the_source_stays_usable(site,
 	assert warranty["title"] == "Warranty" and "two year warranty" in warranty["text"] and "cookie" not in warranty["text"]
 
 
+def test_form_values_and_chart_data_are_found_and_a_word_file_of_empty_tables_is_refused(site, llm, workers):
+	from docx import Document
+	from pptx import Presentation
+	from pptx.chart.data import CategoryChartData
+	from pptx.enum.chart import XL_CHART_TYPE
+	from pptx.util import Inches
+
+	from tests.engine.test_knowledge_extract import deck_bytes, filled_form
+
+	workers.start(1)
+	kb = source("Office Files")
+	deck = Presentation()
+	data = CategoryChartData()
+	data.categories = ["Lisbon", "Porto"]
+	data.add_series("Warehouse staff", (42, 17))
+	slide = deck.slides.add_slide(deck.slide_layouts[6])
+	slide.shapes.add_chart(XL_CHART_TYPE.BAR_CLUSTERED, 0, 0, Inches(6), Inches(4), data)
+	word = Document()
+	word.add_table(rows=2, cols=3)
+	tables = io.BytesIO()
+	word.save(tables)
+	form = add_file(kb, "kb-application.pdf", filled_form())
+	chart = add_file(kb, "kb-staffing.pptx", deck_bytes(deck))
+	empty = add_file(kb, "kb-tables.docx", tables.getvalue())
+	rows = indexed(form, chart, empty)
+	assert rows[form].status == rows[chart].status == "Indexed"
+	assert rows[empty].status == "Error"
+	assert re.search(r"kb-tables\w*\.docx has no text to read: it holds only 1 empty table\.", rows[empty].error)
+	assert api.test_search(kb, "Ada Lovelace")["results"][0]["input"] == form
+	found = api.test_search(kb, "warehouse staff Porto")["results"][0]
+	assert found["input"] == chart and "| Porto | 17 |" in found["text"]
+
+
 def test_identical_content_is_indexed_once_and_deletes_remove_everything(site, llm, workers, web):
 	workers.start(1)
 	kb = source("Dedupe Source")
@@ -321,6 +354,72 @@ def test_identical_content_is_indexed_once_and_deletes_remove_everything(site, l
 	frappe.delete_doc("Knowledge Source", kb)
 	frappe.db.commit()
 	assert not os.path.exists(store.folder(kb)) and not frappe.db.exists("Knowledge Input", {"knowledge_source": kb})
+
+
+def index_jobs(source_name: str) -> list:
+	"""The index jobs of a source RQ knows of (queued, running, finished, failed), oldest first."""
+	from rq.job import Job
+	from rq.registry import FailedJobRegistry, FinishedJobRegistry, StartedJobRegistry
+
+	queue = get_queue("long")
+	ids = set(queue.get_job_ids())
+	for registry in (StartedJobRegistry, FinishedJobRegistry, FailedJobRegistry):
+		ids |= set(registry(queue=queue).get_job_ids())
+	jobs = [
+		job
+		for job in Job.fetch_many(list(ids), connection=queue.connection)
+		if job
+		and job.kwargs.get("method") == "huf.ai.knowledge.indexer.index_source"
+		and job.kwargs.get("site") == frappe.local.site
+		and job.kwargs["kwargs"].get("source") == source_name
+	]
+	return sorted(jobs, key=lambda job: job.enqueued_at)
+
+
+def queued_sources() -> list[str]:
+	"""The sources of the index jobs waiting in the queue, in the order the worker takes them."""
+	jobs = get_queue("long").get_jobs()
+	return [j.kwargs["kwargs"]["source"] for j in jobs if j.kwargs.get("method") == "huf.ai.knowledge.indexer.index_source"]
+
+
+def test_many_inputs_added_at_once_queue_one_job_and_the_next_source_is_not_behind_them(site, llm, workers):
+	kb = source("Bulk Source")
+	other = source("Next Source")
+	many = [add_text(kb, f"Bulk note {i}: shelf {i} holds part number P-{i:04d}.") for i in range(20)]  # 20 requests
+	nxt = add_text(other, "The loading bay closes at six.")
+	assert queued_sources() == [kb, other]  # one job for the twenty inputs, and the next source's right behind it
+	workers.start(1)
+	rows = indexed(*many, nxt)
+	assert {r.status for r in rows.values()} == {"Indexed"}
+	# inputs added while the job runs, or after it, are read by at most one more job
+	later = [add_text(kb, f"Late note {i}: bin {i} is empty.") for i in range(5)]
+	assert {r.status for r in indexed(*later).values()} == {"Indexed"}
+	wait_for(lambda: not queued_sources(), message="the queue drained")
+	assert len(index_jobs(kb)) <= 3, [j.id for j in index_jobs(kb)]
+	assert frappe.db.get_value("Knowledge Source", kb, ["status", "indexed_inputs"]) == ("Ready", 25)
+	assert api.test_search(kb, "part number P-0017")["results"][0]["input"] == many[17]
+
+
+@pytest.fixture
+def short_slices():
+	"""Index jobs hand the worker back after every input (workers read site_config.json)."""
+	from frappe.installer import update_site_config
+
+	update_site_config("huf_knowledge_slice_seconds", 0)
+	yield
+	update_site_config("huf_knowledge_slice_seconds", "None")  # removed
+
+
+def test_a_long_indexing_hands_the_worker_to_the_next_source_between_inputs(site, llm, workers, short_slices):
+	kb = source("Long Source")
+	other = source("Waiting Source")
+	many = [add_text(kb, f"Long note {i}: aisle {i} stores item {i}.") for i in range(12)]
+	nxt = add_text(other, "Returns are handled at gate two.")
+	workers.start(1)
+	wait_for(lambda: frappe.db.get_value("Knowledge Input", nxt, "status") == "Indexed", timeout=60, message="next source")
+	done = frappe.db.count("Knowledge Input", {"knowledge_source": kb, "status": "Indexed"})
+	assert done <= 2, done  # it did not wait for all twelve: the long job yielded after its first input
+	assert {r.status for r in indexed(*many).values()} == {"Indexed"}
 
 
 def test_a_second_upload_while_one_indexes_waits_its_turn(site, llm, workers):

@@ -1,13 +1,22 @@
 """Background indexing: one job at a time per source (a Redis lock), inputs read, chunked and
 stored one by one, progress published as it goes.
 
-A job that finds the lock taken waits for it, so an input added while another indexes waits its
-turn. The lock lives two minutes and is renewed before every batch, so a worker that dies frees
+Jobs are coalesced: a source has at most one index job waiting (queued, or waiting for the lock),
+marked by a Redis key set with SET NX when it is enqueued and deleted by the job once it holds the
+lock, before it reads what is pending. Inputs added while that key is there need no job of their
+own: the waiting job reads them. Inputs added after it is gone set it again and queue the next job,
+so nothing is left pending without a job. A job indexes for at most ``SLICE_SECONDS`` and then
+hands the worker back, its follow-up queued behind what other sources queued meanwhile.
+
+The lock lives two minutes and is renewed before every batch, so a worker that dies frees
 the source soon; its half-done input is picked up again (an input still "Indexing" while nobody
 holds the lock is stale), and a sweep every minute restarts sources with inputs left waiting. A rebuild writes a new generation of the index beside the current one and switches to it in
 one update, so searches keep using the old index until the new one is complete."""
 
 from __future__ import annotations
+
+import time
+from functools import partial
 
 import frappe
 from frappe import _
@@ -21,10 +30,37 @@ WAIT_SECONDS = 60 * 60  # how long a job waits for another job on the same sourc
 STALE_SECONDS = 5 * 60
 PROGRESS_EVENT = "knowledge_index_progress"
 BATCH = 64  # passages stored (and embedded) per step
+SLICE_SECONDS = 10  # then a job hands the worker back; site config huf_knowledge_slice_seconds changes it
+QUEUED_SECONDS = 2 * WAIT_SECONDS  # the longest a waiting job's mark stays, should its job be lost
 
 
 def enqueue(source: str) -> None:
-	frappe.enqueue("huf.ai.knowledge.indexer.index_source", queue="long", source=source, enqueue_after_commit=True)
+	"""Index the source's pending inputs once this transaction commits, unless a job that will
+	read them already waits (see the module's docstring)."""
+	frappe.db.after_commit.add(partial(_enqueue_once, source))
+
+
+def _enqueue_once(source: str) -> None:
+	from frappe.utils.background_jobs import is_job_enqueued
+
+	key = _queued_key(source)
+	waiting = frappe.safe_decode(frappe.cache.get(key))
+	if waiting and is_job_enqueued(waiting):
+		return  # it reads this input once it holds the lock
+	job_id = f"huf-knowledge-index::{source}::{frappe.generate_hash(length=10)}"
+	# No mark: set it unless another request just did. A mark whose job is gone (lost with the
+	# queue, or killed while waiting): replace it.
+	if not frappe.cache.set(key, job_id, nx=not waiting, ex=QUEUED_SECONDS):
+		return
+	try:
+		frappe.enqueue("huf.ai.knowledge.indexer.index_source", queue="long", source=source, job_id=job_id)
+	except Exception:
+		frappe.cache.delete(key)  # no job waits after all: the next input added queues one
+		raise
+
+
+def _queued_key(source: str) -> str:
+	return frappe.cache.make_key(f"knowledge_index_queued_{source}")
 
 
 def enqueue_rebuild(source: str) -> None:
@@ -41,30 +77,38 @@ def _lock(source: str):
 
 def index_source(source: str) -> None:
 	lock = _lock(source)
-	if not lock.acquire(blocking=True, blocking_timeout=WAIT_SECONDS):
+	acquired = lock.acquire(blocking=True, blocking_timeout=WAIT_SECONDS)
+	frappe.cache.delete(_queued_key(source))  # inputs added from now on queue a job of their own
+	if not acquired:
 		frappe.throw(_("The index of {0} stayed busy for an hour; the sweep retries it.").format(source))
+	until = time.monotonic() + float(frappe.conf.get("huf_knowledge_slice_seconds", SLICE_SECONDS))
 	try:
-		while pending := _pending(source, stale_too=True):
-			for name in pending:
-				lock.reacquire()
-				index_input(source, name, lock)
+		while pending := _pending(source, stale_too=True, limit=1):
+			lock.reacquire()
+			index_input(source, pending[0], lock)
+			if time.monotonic() >= until:
+				break
 	finally:
 		lock.release()
 		frappe.db.commit()
-	if _pending(source):
+	if _pending(source, stale_too=True):  # its slice is over: the rest waits behind other sources' jobs
 		enqueue(source)
 		frappe.db.commit()
 
 
-def _pending(source: str, stale_too: bool = False) -> list[str]:
-	"""Inputs waiting to be indexed; with ``stale_too`` (only while holding the lock) also those a
-	dead worker left "Indexing"."""
+def _pending(source: str, stale_too: bool = False, limit: int | None = None) -> list[str]:
+	"""Inputs waiting to be indexed, oldest first; with ``stale_too`` also those "Indexing" (while
+	holding the lock, those are what a dead worker left)."""
 	frappe.db.commit()  # a fresh snapshot: inputs committed since are seen
 	if not frappe.db.exists("Knowledge Source", source):
 		return []
 	statuses = ["Pending", "Indexing"] if stale_too else ["Pending"]
 	return frappe.get_all(
-		"Knowledge Input", {"knowledge_source": source, "status": ("in", statuses)}, pluck="name", order_by="creation asc"
+		"Knowledge Input",
+		{"knowledge_source": source, "status": ("in", statuses)},
+		pluck="name",
+		order_by="creation asc",
+		limit=limit,
 	)
 
 
