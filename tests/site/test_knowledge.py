@@ -395,7 +395,8 @@ def test_many_inputs_added_at_once_queue_one_job_and_the_next_source_is_not_behi
 	later = [add_text(kb, f"Late note {i}: bin {i} is empty.") for i in range(5)]
 	assert {r.status for r in indexed(*later).values()} == {"Indexed"}
 	wait_for(lambda: not queued_sources(), message="the queue drained")
-	assert len(index_jobs(kb)) <= 3, [j.id for j in index_jobs(kb)]
+	# a job also hands the worker back every 10 s, so a slow machine needs a few more; one per request was 25
+	assert len(index_jobs(kb)) <= 6, [j.id for j in index_jobs(kb)]
 	assert frappe.db.get_value("Knowledge Source", kb, ["status", "indexed_inputs"]) == ("Ready", 25)
 	assert api.test_search(kb, "part number P-0017")["results"][0]["input"] == many[17]
 
