@@ -6,6 +6,9 @@ from frappe import _
 from frappe.model.document import Document
 from frappe.utils import cint
 
+from huf.ai.engine.llm import DEFAULT_DEADLINE
+from huf.ai.engine.loop import DEFAULT_MAX_RESPONSE_CHARS
+
 
 class AgentSettings(Document):
 	# begin: auto-generated types
@@ -19,6 +22,8 @@ class AgentSettings(Document):
 		default_model: DF.Link | None
 		default_provider: DF.Link | None
 		max_prompt_chars: DF.Int
+		max_response_chars: DF.Int
+		model_call_timeout: DF.Int
 
 	# end: auto-generated types
 
@@ -34,3 +39,6 @@ class AgentSettings(Document):
 				)
 		if cint(self.max_prompt_chars) < 1:
 			frappe.throw(_("Max Prompt Characters must be at least 1."))
+		# left empty (or a site from before these fields): the defaults, never "no limit"
+		self.max_response_chars = cint(self.max_response_chars) or DEFAULT_MAX_RESPONSE_CHARS
+		self.model_call_timeout = cint(self.model_call_timeout) or int(DEFAULT_DEADLINE)
