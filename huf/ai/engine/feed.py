@@ -19,6 +19,7 @@ from typing import Any, Callable
 
 POLL = 0.25  # seconds between cancel checks while the provider is silent or a retry waits
 BACKLOG = 256  # chunks read ahead of the caller at most
+EAGER = 4  # first chunks handed over at once (see _hand)
 
 
 class Feed:
@@ -28,6 +29,7 @@ class Feed:
 		self.items: queue.Queue = queue.Queue(BACKLOG)
 		self.stopped = threading.Event()
 		self.stream: Any = None
+		self.handed = 0
 		threading.Thread(target=self._pump, args=(completion, kwargs), name="huf-model-stream", daemon=True).start()
 
 	def next(self, deadline: float, should_cancel: Callable[[], bool] | None) -> tuple[str, Any]:
@@ -69,6 +71,12 @@ class Feed:
 		while not self.stopped.is_set():
 			try:
 				self.items.put(item, timeout=POLL)
+				self.handed += 1
+				if self.handed <= EAGER:
+					# Give the GIL up now, or this thread keeps it for up to sys.getswitchinterval() (5 ms)
+					# while it parses the next chunks, and the first words show that much later. Later
+					# chunks go in the GIL's own batches: a switch per chunk costs more than it saves.
+					time.sleep(0)
 				return True
 			except queue.Full:
 				continue
