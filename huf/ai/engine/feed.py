@@ -29,6 +29,7 @@ class Feed:
 		self.items: queue.Queue = queue.Queue(BACKLOG)
 		self.stopped = threading.Event()
 		self.stream: Any = None
+		self.reading = True  # False once the stream has ended: its connection may be back in the pool
 		self.handed = 0
 		threading.Thread(target=self._pump, args=(completion, kwargs), name="huf-model-stream", daemon=True).start()
 
@@ -46,11 +47,13 @@ class Feed:
 					return "cancel", None
 
 	def stop(self) -> None:
-		"""Stop reading: the helper hangs up at once if the socket can be reached, else at its next chunk."""
+		"""Stop reading: the helper hangs up at once if the socket can be reached, else at its next chunk.
+		A stream that has ended is left alone: its connection may already serve another call."""
 		if self.stopped.is_set():
 			return
 		self.stopped.set()
-		_shut_down(self.stream)
+		if self.reading:
+			_shut_down(self.stream)
 
 	def _pump(self, completion: Callable[..., Any], kwargs: dict) -> None:
 		try:
@@ -58,12 +61,14 @@ class Feed:
 			for chunk in self.stream:
 				if not self._hand(("chunk", chunk)):
 					return
+			self.reading = False
 			# LiteLLM invents finish_reason "stop" when a stream just ends; its own record tells the truth.
 			self._hand(("end", getattr(self.stream, "received_finish_reason", "") is not None))
 		except BaseException as error:  # noqa: BLE001 - handed to the caller, who says what it means
+			self.reading = False
 			self._hand(("error", error))
 		finally:
-			if self.stopped.is_set():
+			if self.reading:  # the caller stopped listening before the stream ended
 				close(self.stream)
 
 	def _hand(self, item: tuple[str, Any]) -> bool:
