@@ -93,9 +93,9 @@ def main() -> None:
 	client = redis_client(args.redis)
 	reply = ("lorem ipsum dolor sit amet " * (args.size // 27 + 1))[: args.size]
 	pieces = [reply[i : i + args.chunk] for i in range(0, len(reply), args.chunk)]
-	ways = [("loop alone", False, False), ("loop + wire encoding", False, True)]
+	ways = [("loop alone", False), ("loop + wire encoding", True)]
 	if client is not None:
-		ways.append(("loop + wire + Redis event log", False, True))
+		ways.append(("loop + wire + Redis event log", True))
 	times: dict[tuple[str, bool], list[float]] = {}
 	stored: dict[tuple[str, bool], int] = {}
 	with ScriptedLLM() as server:
@@ -104,7 +104,7 @@ def main() -> None:
 		server.script(text("warm"))
 		run_loop(request, [], no_listener)  # imports and the first connection
 		for _round in range(args.rounds):
-			for name, _, wire in ways:
+			for name, wire in ways:
 				for before in (False, True):
 					uses_redis = name.endswith("Redis event log")
 					sink = Sink(before, wire, client if uses_redis else None)
@@ -119,7 +119,7 @@ def main() -> None:
 						stored[(name, before)] = sink.stored
 						client.delete(LOG, TEXT)
 	print(f"a {len(reply):,}-character reply in {len(pieces):,} pieces of {args.chunk:,}; {args.rounds} rounds, median (min-max):")
-	for name, _, _ in ways:
+	for name, _wire in ways:
 		for before in (False, True):
 			values = times[(name, before)]
 			label = f"{name}, {'before' if before else 'now'}"
