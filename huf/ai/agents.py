@@ -7,12 +7,13 @@ from typing import Callable
 
 import frappe
 from frappe import _
+from frappe.utils import cint
 
 from huf.ai.conversations import load_history
 from huf.ai.engine import llm
 from huf.ai.engine.context import ContextSettings, build_context
 from huf.ai.engine.events import Usage
-from huf.ai.engine.loop import LoopSettings
+from huf.ai.engine.loop import DEFAULT_MAX_RESPONSE_CHARS, LoopSettings
 from huf.ai.engine.tools import Tool
 from huf.ai.knowledge.context_builder import KnowledgeUse, build_knowledge_context
 from huf.ai.knowledge.tool import knowledge_tools
@@ -84,14 +85,20 @@ def prepare_run(agent, conversation: str, prompt, ctx: RunContext, with_history:
 		plan, summary_usage, summary_model = _history(agent, conversation)
 		messages.extend(plan)
 	messages.append({"role": "user", "content": prompt})
+	limits = frappe.db.get_singles_dict("Agent Settings")
 	request = llm.LLMRequest(
 		model=spec,
 		messages=messages,
 		temperature=agent.temperature,
 		top_p=agent.top_p or None,
 		fallback_models=fallback_models(agent.model),
+		deadline=cint(limits.get("model_call_timeout")) or llm.DEFAULT_DEADLINE,
 	)
-	settings = LoopSettings(max_turns=agent.max_turns or 10, max_context_chars=agent.max_context_chars or 0)
+	settings = LoopSettings(
+		max_turns=agent.max_turns or 10,
+		max_context_chars=agent.max_context_chars or 0,
+		max_response_chars=cint(limits.get("max_response_chars")) or DEFAULT_MAX_RESPONSE_CHARS,
+	)
 	tools = load_agent_tools(agent, ctx) + knowledge_tools(agent)
 	return PreparedRun(request, tools, settings, summary_usage, summary_model, knowledge)
 

@@ -2,6 +2,11 @@
 replay and follow with increasing ids (SSE ``id:``), so a closed tab never stops a run and a
 reconnect with Last-Event-ID gets exactly what it missed.
 
+Deltas carry only their piece of text; beside the stream, the run's text so far is one Redis
+string that each delta extends in the same transaction (APPEND), so a reader attaching mid-run
+gets the text once, as a snapshot (``engine/wire.py``), however many deltas there were and even
+when the stream has been trimmed.
+
 Readers use the Redis client directly, never the database: an SSE response gives the request's
 database connection back before it starts streaming (huf/ai/stream.py).
 """
@@ -9,42 +14,71 @@ database connection back before it starts streaming (huf/ai/stream.py).
 from __future__ import annotations
 
 import json
+import re
 
 import frappe
 
-from huf.ai.engine.events import CompleteEvent, DeltaEvent, ErrorEvent, Event, ToolCallEvent, ToolResultEvent
+from huf.ai.engine.events import Event
+from huf.ai.engine.wire import Entry, fold, to_wire
 
 FINAL_STATUSES = {"Success", "Failed", "Cancelled"}
 KEEP_SECONDS = 3600  # a finished run's events stay readable this long
 OPEN_SECONDS = 86_400  # an unfinished run's log never outlives a day (a run that was rolled back)
 MAX_EVENTS = 20_000
-WIRE_RESULT_CHARS = 2000
+PAGE = 500
+STREAM_ID = re.compile(r"\d+-\d+")
 
 
 def log_key(run: str) -> str:
 	return frappe.cache.make_key(f"huf:run_events:{run}")
 
 
+def text_key(run: str) -> str:
+	return frappe.cache.make_key(f"huf:run_text:{run}")
+
+
 def append(run: str, event: str, data: dict) -> None:
-	key = log_key(run)
+	key, text = log_key(run), text_key(run)
 	final = event == "status" and data.get("status") in FINAL_STATUSES
-	pipe = frappe.cache.pipeline(transaction=False)
+	ttl = KEEP_SECONDS if final else OPEN_SECONDS
+	pipe = frappe.cache.pipeline(transaction=event == "delta")  # a delta and the text it adds move together
 	pipe.xadd(key, {"event": event, "data": json.dumps(data, default=str)}, maxlen=MAX_EVENTS, approximate=True)
-	pipe.expire(key, KEEP_SECONDS if final else OPEN_SECONDS)
+	pipe.expire(key, ttl)
+	if event == "delta":
+		pipe.append(text, data["content"])
+	pipe.expire(text, ttl)
 	pipe.execute()
 
 
-def read(key: str, after: str, block_ms: int) -> list[tuple[str, str, dict]]:
+def read(key: str, after: str, block_ms: int) -> list[Entry]:
 	"""Events after ``after`` (a stream id; "0-0" for all), waiting up to ``block_ms`` for the first."""
-	entries = frappe.cache.xread({key: after}, block=block_ms, count=500) or []
-	events = []
-	for _key, rows in entries:
-		for entry_id, fields in rows:
-			entry_id = entry_id.decode() if isinstance(entry_id, bytes) else entry_id
-			name = fields.get(b"event", fields.get("event"))
-			data = fields.get(b"data", fields.get("data"))
-			events.append((entry_id, name.decode() if isinstance(name, bytes) else name, json.loads(data)))
-	return events
+	entries = frappe.cache.xread({key: after}, block=block_ms, count=PAGE) or []
+	return [event for _key, rows in entries for event in _decode(rows)]
+
+
+def attach(run: str, after: str) -> tuple[list[Entry], str]:
+	"""What a reader attaching after ``after`` (its Last-Event-ID, or "0-0") gets first, and the id
+	to follow from. Read in one transaction, so the snapshot's text is the text of exactly the
+	deltas up to that id."""
+	key = log_key(run)
+	after = after if STREAM_ID.fullmatch(after or "") else "0-0"
+	pipe = frappe.cache.pipeline(transaction=True)
+	pipe.get(text_key(run))
+	pipe.xrevrange(key, count=1)
+	pipe.xrange(key, after, after)
+	text, newest, held = pipe.execute()
+	if not newest:
+		return [], after
+	last = _text(newest[0][0])
+	missed: list[Entry] = []
+	start = _next_id(after)
+	while rows := frappe.cache.xrange(key, start, last, count=PAGE):
+		missed.extend(_decode(rows))
+		start = _next_id(missed[-1][0])
+		if missed[-1][0] == last:
+			break
+	whole = after == "0-0" or not held  # the reader has no text, or lost track of it
+	return fold(missed, _text(text or b""), whole), last
 
 
 def relay(run: str, conversation: str):
@@ -58,33 +92,20 @@ def relay(run: str, conversation: str):
 	return on_event
 
 
-def to_wire(event: Event, run: str, conversation: str) -> tuple[str, dict] | None:
-	if isinstance(event, DeltaEvent):
-		return "delta", {"type": "delta", "content": event.content, "full_response": event.full_response}
-	if isinstance(event, ToolCallEvent):
-		call = event.call
-		return "tool_call", {"type": "tool_call", "id": call.id, "name": call.name, "arguments": call.arguments, "turn": event.turn}
-	if isinstance(event, ToolResultEvent):
-		return "tool_result", {
-			"type": "tool_result",
-			"id": event.call.id,
-			"name": event.call.name,
-			"ok": event.ok,
-			"error": event.error,
-			"content": event.content[:WIRE_RESULT_CHARS],
-			"duration_ms": event.duration_ms,
-		}
-	if isinstance(event, CompleteEvent):
-		return "complete", {
-			"type": "complete",
-			"run": run,
-			"conversation": conversation,
-			"response": event.response,
-			"full_response": event.response,
-			"usage": event.usage.to_dict(),
-			"cost": event.cost,
-			"duration_seconds": event.duration_seconds,
-		}
-	if isinstance(event, ErrorEvent):
-		return "error", {"type": "error", "kind": event.kind, "message": event.message}
-	return None
+def _decode(rows) -> list[Entry]:
+	events = []
+	for entry_id, fields in rows:
+		name = fields.get(b"event", fields.get("event"))
+		data = fields.get(b"data", fields.get("data"))
+		events.append((_text(entry_id), _text(name), json.loads(data)))
+	return events
+
+
+def _text(value) -> str:
+	return value.decode() if isinstance(value, bytes) else value
+
+
+def _next_id(entry_id: str) -> str:
+	"""The smallest stream id after ``entry_id`` (XRANGE's start is inclusive)."""
+	ms, seq = entry_id.split("-")
+	return f"{ms}-{int(seq) + 1}"

@@ -55,7 +55,7 @@ def test_provider_connection(provider: str, model: str | None = None) -> dict:
 	spec = llm.ModelSpec(model=model, provider=doc.provider_name, api_key=api_key, api_base=api_base)
 	started = time.monotonic()
 	try:
-		turn = llm.stream_turn(llm.LLMRequest(model=spec, messages=PING, max_tokens=5, timeout=20, max_retries=0))
+		turn = llm.stream_turn(llm.LLMRequest(model=spec, messages=PING, max_tokens=5, timeout=20, deadline=30, max_retries=0))
 	except LLMError as error:
 		return {"ok": False, "kind": error.kind, "message": error.message, "model": model}
 	return {"ok": True, "model": turn.model, "reply": turn.content[:200], "seconds": round(time.monotonic() - started, 2)}

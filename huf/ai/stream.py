@@ -1,8 +1,10 @@
 """``/huf/stream/<agent>`` (POST: queue a run and stream its events), ``/huf/stream/run/<run>``
 (GET, EventSource-compatible: attach to a run, honouring Last-Event-ID) and ``/huf/stream`` (GET: a
 page for trying an agent from a browser). Server-sent events with
-names (delta, tool_call, tool_result, status, complete, error), ids from the run's event log, and a
-keepalive comment every 15 s. The run itself always executes in a worker; these only relay."""
+names (status, delta, snapshot, tool_call, tool_result, complete, error), ids from the run's event
+log, and a keepalive comment every 15 s. A reader attaching with no text yet gets the text so far
+once, as a snapshot, then the deltas (see ``engine/wire.py``). The run itself always executes in a
+worker; these only relay."""
 
 from __future__ import annotations
 
@@ -95,20 +97,28 @@ def sse(run: str, after: str) -> Response:
 		# when the body ends: give it back now, or every open stream holds one for its whole life.
 		if frappe.db:
 			frappe.db.close()
-		cursor, started = after, time.monotonic()
+		started = time.monotonic()
 		yield b"retry: 3000\n\n"
-		while time.monotonic() - started < MAX_STREAM_SECONDS:
+		batch, cursor = event_log.attach(run, after)  # what the reader missed, its text as one snapshot
+		while True:
+			for entry_id, name, data in batch:
+				cursor = entry_id or cursor
+				yield frame(entry_id, name, data)
+				if name == "status" and data.get("status") in event_log.FINAL_STATUSES:
+					return
+			if time.monotonic() - started >= MAX_STREAM_SECONDS:
+				return
 			batch = event_log.read(key, cursor, KEEPALIVE_MS)
 			if not batch:
 				yield b": keepalive\n\n"
-				continue
-			for entry_id, name, data in batch:
-				cursor = entry_id
-				yield f"id: {entry_id}\nevent: {name}\ndata: {json.dumps(data, default=str)}\n\n".encode()
-				if name == "status" and data.get("status") in event_log.FINAL_STATUSES:
-					return
 
 	return Response(events(), status=200, headers=SSE_HEADERS, direct_passthrough=True)
+
+
+def frame(entry_id: str | None, name: str, data: dict) -> bytes:
+	"""One server-sent event; a snapshot sent before any logged event has no id of its own."""
+	head = f"id: {entry_id}\n" if entry_id else ""
+	return f"{head}event: {name}\ndata: {json.dumps(data, default=str)}\n\n".encode()
 
 
 SSE_HEADERS = {

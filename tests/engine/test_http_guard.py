@@ -43,6 +43,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
 			return
 		if self.path == "/slow":
 			time.sleep(2)
+		if self.path in ("/trickle", "/trickle-headers"):
+			return self.trickle(b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 200\r\n\r\n", b"x" * 200)
 		if self.path not in PAGES:
 			self.send_response(404)
 			self.end_headers()
@@ -53,6 +55,18 @@ class Handler(http.server.BaseHTTPRequestHandler):
 		self.send_header("Content-Length", str(len(body)))
 		self.end_headers()
 		self.wfile.write(body)
+
+	def trickle(self, head: bytes, body: bytes) -> None:
+		"""A byte every 0.05 s (the headers too, on /trickle-headers): no single read ever waits long."""
+		if self.path == "/trickle":
+			self.wfile.write(head)
+			head = b""
+		try:
+			for byte in [bytes([b]) for b in head + body]:
+				self.wfile.write(byte)
+				time.sleep(0.05)
+		except OSError:
+			pass  # the client hung up
 
 
 @pytest.fixture(scope="module")
@@ -140,6 +154,16 @@ def test_size_time_status_and_scheme_are_checked(server):
 			fetch(url, max_bytes=1000)
 	with pytest.raises(GuardError, match="was not found"):
 		fetch("http://no-such-host.invalid/", max_bytes=1000)
+
+
+def test_a_server_trickling_bytes_is_cut_off_at_the_fetchs_deadline(server):
+	allow = frozenset({server})
+	for path in ("/trickle", "/trickle-headers"):
+		started = time.monotonic()
+		with pytest.raises(GuardError, match=r"took longer than 1.5 seconds to send its page, the longest Huf waits"):
+			fetch(f"http://{server}{path}", max_bytes=1000, allow=allow, timeout=5, deadline=1.5)
+		assert time.monotonic() - started < 3, path  # not the 10 s the whole page would take
+	assert fetch(f"http://{server}/page", max_bytes=10_000, allow=allow, deadline=5).status == 200
 
 
 def test_web_pages_and_files_become_documents(server):

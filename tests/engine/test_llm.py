@@ -2,6 +2,7 @@
 
 import json
 import os
+import threading
 import time
 import traceback
 
@@ -10,10 +11,15 @@ import pytest
 from huf.ai.engine import llm as gateway
 from huf.ai.engine.llm import Cancelled, LLMError, LLMRequest, ModelSpec, backoff, normalize_model_name, stream_turn
 from huf.ai.engine.llm_errors import scrub
-from tests.support.scripted_llm import CONTEXT_TOO_LONG, MODEL_NOT_FOUND, broken, empty, error, hang, text, tool_calls
+from tests.support.scripted_llm import CONTEXT_TOO_LONG, MODEL_NOT_FOUND, broken, empty, error, hang, text, tool_calls, trickled
 
 KEY = "sk-test-1234567890abcdef"
-NO_WAIT = lambda seconds: None  # noqa: E731
+NO_WAIT = lambda seconds, should_cancel: True  # noqa: E731
+
+
+def recording(waits: list):
+	"""A retry wait that only notes how long it was asked to wait."""
+	return lambda seconds, should_cancel: waits.append(seconds) or True
 
 
 def request(server, model="scripted-model", provider="Local", **kw) -> LLMRequest:
@@ -116,7 +122,7 @@ def test_rate_limits_and_server_errors_are_retried_with_backoff(llm):
 		error(500, {"error": {"message": "oops"}}),
 		text("finally"),
 	)
-	turn = stream_turn(request(llm), sleep=waits.append)
+	turn = stream_turn(request(llm), wait=recording(waits))
 	assert turn.content == "finally" and len(llm.requests) == 3
 	assert waits[0] == 2.0  # the provider's Retry-After
 	assert 0 <= waits[1] <= 1.0  # attempt 2: full jitter over 0.5 * 2
@@ -125,7 +131,7 @@ def test_rate_limits_and_server_errors_are_retried_with_backoff(llm):
 def test_a_timeout_is_retried_like_any_network_failure(llm):
 	llm.script(hang(1.5), text("second try"))
 	started = time.monotonic()
-	turn = stream_turn(request(llm, timeout=0.3, max_retries=1), sleep=NO_WAIT)
+	turn = stream_turn(request(llm, timeout=0.3, max_retries=1), wait=NO_WAIT)
 	assert turn.content == "second try" and len(llm.requests) == 2
 	assert time.monotonic() - started < 1.4  # did not wait for the hung answer
 
@@ -142,7 +148,7 @@ def test_retries_are_bounded_and_keep_the_providers_words(llm):
 	llm.script(*[error(429, {"error": {"message": "You exceeded your current quota"}})] * 3, text("unused"))
 	waits = []
 	with pytest.raises(LLMError) as raised:
-		stream_turn(request(llm, max_retries=2), sleep=waits.append)
+		stream_turn(request(llm, max_retries=2), wait=recording(waits))
 	assert raised.value.kind == "rate_limit" and raised.value.status_code == 429
 	assert raised.value.cause == "You exceeded your current quota"
 	assert "You exceeded your current quota" in raised.value.message
@@ -152,7 +158,7 @@ def test_retries_are_bounded_and_keep_the_providers_words(llm):
 def test_server_errors_are_final_after_the_last_retry(llm):
 	llm.script(*[error(503, "upstream overloaded")] * 2)
 	with pytest.raises(LLMError) as raised:
-		stream_turn(request(llm, max_retries=1), sleep=NO_WAIT)
+		stream_turn(request(llm, max_retries=1), wait=NO_WAIT)
 	assert raised.value.kind == "server" and raised.value.cause == "upstream overloaded" and len(llm.requests) == 2
 
 
@@ -160,7 +166,7 @@ def test_nothing_is_retried_once_text_was_shown(llm):
 	llm.script(broken("abcdef", after=2), text("never sent"))
 	seen = []
 	with pytest.raises(LLMError) as raised:
-		stream_turn(request(llm), on_delta=seen.append, sleep=NO_WAIT)
+		stream_turn(request(llm), on_delta=seen.append, wait=NO_WAIT)
 	assert raised.value.kind == "network"
 	assert seen == ["a", "b"] and len(llm.requests) == 1 and llm.pending == 1
 
@@ -168,14 +174,14 @@ def test_nothing_is_retried_once_text_was_shown(llm):
 def test_a_stream_cut_before_any_text_is_retried(llm):
 	llm.script(broken("abc", after=0), text("whole answer"))
 	seen = []
-	turn = stream_turn(request(llm), on_delta=seen.append, sleep=NO_WAIT)
+	turn = stream_turn(request(llm), on_delta=seen.append, wait=NO_WAIT)
 	assert turn.content == "whole answer" and seen == ["whole answer"] and len(llm.requests) == 2
 
 
 def test_auth_errors_are_not_retried_never_fall_back_and_never_reveal_the_key(llm):
 	llm.script(error(401, {"error": {"message": f"Incorrect API key provided: {KEY}", "code": "invalid_api_key"}}), text("unused"))
 	with pytest.raises(LLMError) as raised:
-		stream_turn(request(llm, provider="OpenAI", model="openai/x", fallback_models=("other-model",)), sleep=NO_WAIT)
+		stream_turn(request(llm, provider="OpenAI", model="openai/x", fallback_models=("other-model",)), wait=NO_WAIT)
 	failure = raised.value
 	assert failure.kind == "auth" and failure.status_code == 401 and len(llm.requests) == 1
 	assert "API key" in failure.message and "AI Provider" in failure.message
@@ -204,7 +210,7 @@ def test_scrub_hides_each_key_once_and_leaves_the_rest_readable(text, secret, sc
 
 def test_model_not_found_walks_the_fallback_chain(llm):
 	llm.script(error(404, MODEL_NOT_FOUND), text("from the fallback"))
-	turn = stream_turn(request(llm, fallback_models=("backup-model",)), sleep=NO_WAIT)
+	turn = stream_turn(request(llm, fallback_models=("backup-model",)), wait=NO_WAIT)
 	assert turn.content == "from the fallback" and turn.model == "openai/backup-model"
 	assert [r["body"]["model"] for r in llm.requests] == ["scripted-model", "backup-model"]
 
@@ -213,14 +219,14 @@ def test_no_access_to_a_model_also_falls_back(llm):
 	# OpenAI answers 403 for a model the project may not use; LiteLLM raises a plain APIError for it.
 	no_access = {"error": {"message": "Project `proj_1` does not have access to model `gpt-5`", "code": "model_not_found"}}
 	llm.script(error(403, no_access), text("from the sibling"))
-	turn = stream_turn(request(llm, model="gpt-5", fallback_models=("gpt-4o-mini",)), sleep=NO_WAIT)
+	turn = stream_turn(request(llm, model="gpt-5", fallback_models=("gpt-4o-mini",)), wait=NO_WAIT)
 	assert turn.model == "openai/gpt-4o-mini" and turn.content == "from the sibling"
 
 
 def test_an_exhausted_fallback_chain_names_every_model_tried(llm):
 	llm.script(error(404, MODEL_NOT_FOUND), error(404, MODEL_NOT_FOUND), error(404, MODEL_NOT_FOUND))
 	with pytest.raises(LLMError) as raised:
-		stream_turn(request(llm, fallback_models=("backup-model", "last-resort")), sleep=NO_WAIT)
+		stream_turn(request(llm, fallback_models=("backup-model", "last-resort")), wait=NO_WAIT)
 	failure = raised.value
 	assert failure.kind == "model_not_found" and len(llm.requests) == 3
 	assert "openai/scripted-model, openai/backup-model, openai/last-resort" in failure.message
@@ -230,14 +236,14 @@ def test_an_exhausted_fallback_chain_names_every_model_tried(llm):
 def test_rate_limits_never_fall_back(llm):
 	llm.script(error(429, {"error": {"message": "slow down"}}), text("unused"))
 	with pytest.raises(LLMError) as raised:
-		stream_turn(request(llm, fallback_models=("backup-model",), max_retries=0), sleep=NO_WAIT)
+		stream_turn(request(llm, fallback_models=("backup-model",), max_retries=0), wait=NO_WAIT)
 	assert raised.value.kind == "rate_limit" and [r["body"]["model"] for r in llm.requests] == ["scripted-model"]
 
 
 def test_context_too_long_is_classified_and_not_retried(llm):
 	llm.script(error(400, CONTEXT_TOO_LONG), text("unused"))
 	with pytest.raises(LLMError) as raised:
-		stream_turn(request(llm), sleep=NO_WAIT)
+		stream_turn(request(llm), wait=NO_WAIT)
 	assert raised.value.kind == "context_too_long" and len(llm.requests) == 1
 	assert "maximum context length is 8192" in raised.value.cause
 
@@ -245,7 +251,7 @@ def test_context_too_long_is_classified_and_not_retried(llm):
 def test_a_bad_request_is_final(llm):
 	llm.script(error(400, {"error": {"message": "Invalid value for 'messages'"}}), text("unused"))
 	with pytest.raises(LLMError) as raised:
-		stream_turn(request(llm), sleep=NO_WAIT)
+		stream_turn(request(llm), wait=NO_WAIT)
 	assert raised.value.kind == "bad_request" and raised.value.cause == "Invalid value for 'messages'"
 	assert len(llm.requests) == 1
 
@@ -253,7 +259,7 @@ def test_a_bad_request_is_final(llm):
 def test_an_empty_answer_is_an_error_not_a_blank_message(llm):
 	llm.script(empty(), text("unused"))
 	with pytest.raises(LLMError) as raised:
-		stream_turn(request(llm), sleep=NO_WAIT)
+		stream_turn(request(llm), wait=NO_WAIT)
 	assert raised.value.kind == "empty_response" and "answered with nothing" in raised.value.message
 	assert len(llm.requests) == 1
 
@@ -270,7 +276,7 @@ def test_an_unreachable_server_is_a_network_error_that_names_the_url():
 	spec = ModelSpec(model="m", provider="Local", api_key=None, api_base="http://127.0.0.1:9/v1")
 	waits = []
 	with pytest.raises(LLMError) as raised:
-		stream_turn(LLMRequest(model=spec, messages=[{"role": "user", "content": "hi"}], max_retries=1), sleep=waits.append)
+		stream_turn(LLMRequest(model=spec, messages=[{"role": "user", "content": "hi"}], max_retries=1), wait=recording(waits))
 	assert raised.value.kind == "network" and "http://127.0.0.1:9/v1" in raised.value.message
 	assert "refused" in raised.value.cause.lower() and len(waits) == 1
 
@@ -294,3 +300,68 @@ def test_without_usage_from_the_server_litellm_estimates_it(llm):
 def test_litellm_is_imported_once_per_process():
 	first = gateway._litellm()
 	assert gateway._litellm() is first and os.environ["LITELLM_LOCAL_MODEL_COST_MAP"] == "True"
+
+
+# --- deadlines and cancel while waiting ---------------------------------------------------------
+
+
+def model_stream_threads() -> int:
+	return sum(thread.name == "huf-model-stream" for thread in threading.enumerate())
+
+
+def test_a_slow_model_is_stopped_at_the_calls_deadline_not_after_its_last_chunk(llm):
+	llm.script(text("one two three four five six seven eight nine ten", chunks=10, delay=1.0))
+	seen = []
+	started = time.monotonic()
+	with pytest.raises(LLMError) as raised:
+		stream_turn(request(llm, timeout=5, deadline=2), on_delta=seen.append)
+	assert raised.value.kind == "timeout" and time.monotonic() - started < 4  # not the 10 s of all ten chunks
+	assert "took longer than 2 seconds" in raised.value.message and "Model Call Time Limit in Agent Settings" in raised.value.message
+	assert 1 <= len(seen) < 10
+
+
+def test_a_server_trickling_bytes_is_stopped_at_the_deadline_and_hung_up_on(llm):
+	llm.script(trickled("a long answer that arrives one byte at a time", seconds_per_byte=0.05))
+	started = time.monotonic()
+	with pytest.raises(LLMError) as raised:
+		stream_turn(request(llm, timeout=5, deadline=1), on_delta=[].append)
+	assert raised.value.kind == "timeout" and time.monotonic() - started < 3  # each read got a byte: no read timed out
+	until = time.monotonic() + 3
+	while model_stream_threads() and time.monotonic() < until:
+		time.sleep(0.05)
+	assert model_stream_threads() == 0  # the connection was shut down, not left trickling
+
+
+def test_cancel_is_seen_while_the_provider_is_silent(llm):
+	llm.script(hang(5))
+	started = time.monotonic()
+	with pytest.raises(Cancelled):
+		stream_turn(request(llm, timeout=10), should_cancel=lambda: time.monotonic() - started > 0.3)
+	assert time.monotonic() - started < 2  # not the 5 s the provider took to say anything
+
+
+def test_a_wait_between_retries_wakes_when_the_run_is_cancelled(llm):
+	llm.script(error(429, {"error": {"message": "slow down"}}, {"Retry-After": "20"}), text("never asked for"))
+	started = time.monotonic()
+	with pytest.raises(Cancelled):
+		stream_turn(request(llm), should_cancel=lambda: time.monotonic() - started > 0.5)
+	assert time.monotonic() - started < 3 and len(llm.requests) == 1  # not the 20 s the provider asked for
+
+
+def test_a_retry_whose_wait_would_pass_the_deadline_gives_the_error_at_once(llm):
+	llm.script(error(429, {"error": {"message": "slow down"}}, {"Retry-After": "20"}), text("never asked for"))
+	waits = []
+	with pytest.raises(LLMError) as raised:
+		stream_turn(request(llm, deadline=5), wait=recording(waits))
+	assert raised.value.kind == "rate_limit" and waits == [] and len(llm.requests) == 1
+
+
+def test_an_error_from_the_listener_is_not_taken_for_a_provider_error(llm):
+	llm.script(text("hello", chunks=2), text("never asked for"))
+
+	def listener(_text):
+		raise RuntimeError("the recorder could not write")
+
+	with pytest.raises(RuntimeError, match="the recorder could not write"):
+		stream_turn(request(llm), on_delta=listener, wait=NO_WAIT)
+	assert len(llm.requests) == 1

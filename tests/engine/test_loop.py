@@ -51,7 +51,7 @@ def test_several_tool_calls_in_one_message_then_an_answer(llm):
 		"DeltaEvent", "DeltaEvent", "DeltaEvent", "UsageEvent", "AssistantEvent", "CompleteEvent",
 	]
 	deltas = [e for e in events if isinstance(e, DeltaEvent)]
-	assert deltas[-1].full_response == "The sums are 3 and 7."
+	assert "".join(e.content for e in deltas) == "The sums are 3 and 7."
 	complete = events[-1]
 	assert isinstance(complete, CompleteEvent) and complete.usage == result.usage and complete.duration_seconds > 0
 	# the second model call saw both tool results, paired with their calls
@@ -141,3 +141,24 @@ def test_usage_events_name_the_model_that_answered(llm):
 	usage = next(e for e in events if isinstance(e, UsageEvent))
 	assert usage.model == "openai/scripted-model"
 	assert next(e for e in events if isinstance(e, AssistantEvent)).content == "hi"
+
+
+def test_an_answer_past_its_size_limit_fails_the_run_and_says_how_to_raise_it(llm):
+	llm.script(text("abcdefghij" * 30, chunks=30, delay=0.01))
+	events = []
+	result = run_loop(request(llm), [], events.append, LoopSettings(max_response_chars=100))
+	assert result.status == "failed" and result.error.kind == "response_too_long"
+	assert "longer than 100 characters" in result.error.message and "Max Response Characters in Agent Settings" in result.error.message
+	shown = "".join(e.content for e in events if isinstance(e, DeltaEvent))
+	assert shown == result.response == "abcdefghij" * 10  # the piece that went over is neither shown nor kept
+	assert isinstance(events[-1], ErrorEvent) and not any(isinstance(e, CompleteEvent) for e in events)
+	assert len(llm.requests) == 1  # not retried
+
+
+def test_deltas_carry_only_their_own_piece(llm):
+	llm.script(text("x" * 3000, chunks=30))
+	events = []
+	run_loop(request(llm), [], events.append)
+	deltas = [e for e in events if isinstance(e, DeltaEvent)]
+	assert [(e.content, e.turn) for e in deltas] == [("x" * 100, 1)] * 30
+	assert not any(hasattr(e, "full_response") for e in deltas)  # the text so far is never rebuilt per piece

@@ -177,6 +177,45 @@ def test_provider_failures_end_as_failed_runs_with_a_reason_never_as_an_answer(s
 	assert kinds == ["Message", "Error"]  # the user's message, then the error the chat shows
 
 
+def test_an_answer_over_the_size_limit_ends_failed_with_how_to_raise_it(site, llm):
+	agent = fixtures.agent(llm, name="Wordy Agent")
+	llm.script(text("abcdefghij" * 20, chunks=20))
+	frappe.db.set_single_value("Agent Settings", "max_response_chars", 50)
+	frappe.db.commit()
+	try:
+		result = run_agent_sync(agent, "write a lot", now=True)
+	finally:
+		frappe.db.set_single_value("Agent Settings", "max_response_chars", 0)  # empty: the default
+		frappe.db.commit()
+	assert result["status"] == "Failed" and result["error_kind"] == "response_too_long", result
+	assert "longer than 50 characters" in result["error"] and "Max Response Characters in Agent Settings" in result["error"]
+	assert result["response"] == "abcdefghij" * 5  # the text up to the limit is kept
+
+
+def test_a_model_slower_than_the_time_limit_ends_failed_near_the_limit(site, llm):
+	agent = fixtures.agent(llm, name="Slow Model Agent")
+	llm.script(text("one two three four five six seven eight nine ten", chunks=10, delay=1.0))
+	frappe.db.set_single_value("Agent Settings", "model_call_timeout", 2)
+	frappe.db.commit()
+	started = time.monotonic()
+	try:
+		result = run_agent_sync(agent, "count slowly", now=True)
+	finally:
+		frappe.db.set_single_value("Agent Settings", "model_call_timeout", 0)
+		frappe.db.commit()
+	assert result["status"] == "Failed" and result["error_kind"] == "timeout", result
+	assert time.monotonic() - started < 7  # not the 10 s of the whole answer
+	assert "took longer than 2 seconds" in result["error"] and "Model Call Time Limit in Agent Settings" in result["error"]
+
+
+def test_run_limits_left_empty_in_agent_settings_fall_back_to_the_defaults(site):
+	settings = frappe.get_doc("Agent Settings")
+	settings.update({"max_prompt_chars": 100000, "max_response_chars": 0, "model_call_timeout": 0})
+	settings.save()
+	frappe.db.commit()
+	assert (settings.max_response_chars, settings.model_call_timeout) == (200000, 600)
+
+
 def test_bad_input_is_refused_before_any_row_is_written(site, llm):
 	agent = fixtures.agent(llm, name="Input Agent")
 	before = frappe.db.count("Agent Run")

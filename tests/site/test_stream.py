@@ -9,6 +9,8 @@ import time
 import frappe
 import requests
 
+from huf.ai import event_log
+from huf.ai.agent.integration import run_agent_sync
 from tests.site import fixtures
 from tests.site.conftest import make_user
 from tests.support.scripted_llm import text, tool_calls
@@ -62,7 +64,8 @@ def test_deltas_arrive_while_the_run_is_still_going_and_tool_events_are_in_order
 	assert names[-2:] == ["complete", "status"] and events[-1]["data"]["status"] == "Success"
 	deltas = [e for e in events if e["event"] == "delta"]
 	assert "".join(d["data"]["content"] for d in deltas) == "one two three four five six"
-	assert deltas[-1]["data"]["full_response"] == "one two three four five six"
+	assert all(set(d["data"]) == {"type", "content"} for d in deltas)  # each its own piece, never the text so far
+	assert events[-2]["data"]["full_response"] == "one two three four five six"
 	complete = events[-2]["data"]
 	assert complete["usage"]["total_tokens"] > 0 and "duration_seconds" in complete and "cost" in complete
 	# streamed, not buffered: the first delta came well before the end
@@ -87,11 +90,64 @@ def test_a_reconnect_with_last_event_id_gets_exactly_the_missing_events(site, ll
 		f"{web.base}/huf/stream/run/{run}", headers={**headers, "Last-Event-ID": first[-1]["id"]}, stream=True, timeout=60
 	) as response:
 		rest = read_events(response)
-	with requests.get(f"{web.base}/huf/stream/run/{run}", headers=headers, stream=True, timeout=60) as response:
-		everything = read_events(response)
-	assert [e["id"] for e in first + rest] == [e["id"] for e in everything]
+	logged = event_log.read(event_log.log_key(run), "0-0", 0)
+	assert [e["id"] for e in first + rest] == [entry_id for entry_id, _name, _data in logged]
 	text_seen = "".join(e["data"]["content"] for e in first + rest if e["event"] == "delta")
 	assert text_seen == "alpha beta gamma delta" == frappe.db.get_value("Agent Run", run, "response")
+
+
+def test_a_reader_attaching_mid_run_gets_the_text_so_far_once_then_the_pieces(site, llm, workers, web):
+	agent = fixtures.agent(llm, name="Late Reader Agent")
+	llm.script(text("one two three four five six seven eight", chunks=8, delay=0.3))
+	workers.start(1)
+	headers = web.token_headers("Administrator")
+	with requests.post(f"{web.base}/huf/stream/{agent}", json={"prompt": "count"}, headers=headers, stream=True, timeout=60) as first:
+		seen = []
+		for event in iter_events(first):
+			seen.append(event)
+			if len([e for e in seen if e["event"] == "delta"]) == 3:
+				break
+		run = seen[0]["data"]["run"]
+		with requests.get(f"{web.base}/huf/stream/run/{run}", headers=headers, stream=True, timeout=60) as late:
+			events = read_events(late)
+	names = [e["event"] for e in events]
+	assert names.count("snapshot") == 1 and names.index("snapshot") < names.index("delta")
+	snapshot = events[names.index("snapshot")]["data"]["full_response"]
+	assert snapshot.startswith("one two th") and snapshot != "one two three four five six seven eight"
+	after = "".join(e["data"]["content"] for e in events[names.index("snapshot") :] if e["event"] == "delta")
+	assert snapshot + after == "one two three four five six seven eight"
+	assert [e["data"]["status"] for e in events if e["event"] == "status"] == ["Queued", "Started", "Success"]
+
+
+def test_the_event_log_grows_with_the_reply_not_with_its_square(site, llm, workers):
+	agent = fixtures.agent(llm, name="Long Reply Agent")
+	reply = "".join(f"{n:09d} " for n in range(4000))  # 40,000 characters
+	llm.script(text(reply, chunks=400))
+	result = run_agent_sync(agent, "write a lot", now=True)
+	assert result["status"] == "Success" and result["response"] == reply
+	logged = event_log.read(event_log.log_key(result["run"]), "0-0", 0)
+	stored = sum(len(json.dumps(data)) for _id, name, data in logged if name == "delta")
+	assert "".join(data["content"] for _id, name, data in logged if name == "delta") == reply
+	assert stored < 2 * len(reply), stored  # was 400 deltas carrying the text so far: about 8 MB
+	assert frappe.cache.get(event_log.text_key(result["run"])).decode() == reply
+
+
+def test_a_reconnect_whose_last_event_was_trimmed_away_still_gets_the_whole_text(site, llm, web):
+	from huf.ai.rows import insert_row
+
+	agent = fixtures.agent(llm, name="Trimmed Log Agent")
+	run = insert_row("Agent Run", {"agent": agent, "user": "Administrator", "status": "Started", "prompt": "x"})
+	frappe.db.commit()
+	for piece in ("Once ", "upon ", "a ", "time"):
+		event_log.append(run, "delta", {"type": "delta", "content": piece})
+	key = event_log.log_key(run)
+	seen_last = event_log.read(key, "0-0", 0)[0][0]
+	frappe.cache.xtrim(key, maxlen=2, approximate=False)  # what MAX_EVENTS does to a very long run
+	event_log.append(run, "status", {"type": "status", "run": run, "status": "Success"})
+	headers = {**web.token_headers("Administrator"), "Last-Event-ID": seen_last}
+	with requests.get(f"{web.base}/huf/stream/run/{run}", headers=headers, stream=True, timeout=60) as response:
+		events = read_events(response)
+	assert [(e["event"], e["data"].get("full_response")) for e in events] == [("snapshot", "Once upon a time"), ("status", None)]
 
 
 def test_refusals_are_error_events_with_the_right_status_and_create_nothing(site, llm, web):
@@ -125,8 +181,6 @@ def test_refusals_are_error_events_with_the_right_status_and_create_nothing(site
 def test_another_user_gets_403_on_a_stream_and_a_conversation_that_are_not_theirs(site, llm, web):
 	agent = fixtures.agent(llm, name="Private Stream Agent")
 	llm.script(text("mine"))
-	from huf.ai.agent.integration import run_agent_sync
-
 	run = run_agent_sync(agent, "private", now=True)["run"]
 	frappe.db.commit()
 	other = make_user("stranger@huf.test", ["Huf User"])
@@ -195,7 +249,6 @@ def test_open_streams_hold_no_database_connection(site, llm, web):
 	"""A stream can last as long as a run: it must not keep one of the database's connections."""
 	import threading
 
-	from huf.ai import event_log
 	from huf.ai.rows import insert_row
 
 	agent = fixtures.agent(llm, name="Idle Stream Agent")
@@ -220,7 +273,7 @@ def test_open_streams_hold_no_database_connection(site, llm, web):
 	for thread in threads:
 		thread.start()
 	for run in runs:
-		event_log.append(run, "delta", {"type": "delta", "content": "x", "full_response": "x"})
+		event_log.append(run, "delta", {"type": "delta", "content": "x"})
 	attached.wait(timeout=30)
 	during = connections()
 	for run in runs:

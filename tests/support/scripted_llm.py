@@ -46,6 +46,7 @@ class Reply:
 	tool_calls: list[tuple[str, str, str]] = field(default_factory=list)  # (id, name, arguments JSON)
 	usage: tuple[int, int, int] | None = (10, 5, 0)  # (prompt, completion, cached); None: send none
 	delay: float = 0.0  # seconds between streamed chunks
+	trickle: float = 0.0  # seconds between single bytes of the stream: never silent, never done
 	status: int = 200
 	body: Any = None  # error body: JSON-able, or text sent as is
 	headers: dict = field(default_factory=dict)
@@ -102,6 +103,11 @@ def hang(seconds: float, then: Reply | None = None) -> Reply:
 	reply = then or text("late")
 	reply.hang = seconds
 	return reply
+
+
+def trickled(content: str, seconds_per_byte: float) -> Reply:
+	"""Stream ``content`` one byte at a time, headers at once: a server no read timeout catches."""
+	return Reply(content=content, chunks=[content], trickle=seconds_per_byte)
 
 
 def broken(content: str, after: int = 1) -> Reply:
@@ -284,16 +290,20 @@ def _handler(llm: ScriptedLLM) -> type[BaseHTTPRequestHandler]:
 					self.connection.shutdown(2)
 					return
 				text_chunks += _has_text(event)
-				self._chunk(f"data: {json.dumps(event)}\n\n".encode())
+				self._chunk(f"data: {json.dumps(event)}\n\n".encode(), reply.trickle)
 				if reply.delay:
 					time.sleep(reply.delay)
 			self._chunk(b"data: [DONE]\n\n")
 			self.wfile.write(b"0\r\n\r\n")
 			self.wfile.flush()
 
-		def _chunk(self, data: bytes) -> None:
-			self.wfile.write(b"%x\r\n%s\r\n" % (len(data), data))
-			self.wfile.flush()
+		def _chunk(self, data: bytes, trickle: float = 0.0) -> None:
+			frame = b"%x\r\n%s\r\n" % (len(data), data)
+			for piece in [frame[i : i + 1] for i in range(len(frame))] if trickle else [frame]:
+				self.wfile.write(piece)
+				self.wfile.flush()
+				if trickle:
+					time.sleep(trickle)
 
 	return Handler
 

@@ -76,8 +76,8 @@ const noWait = { sleep: async () => {}, retryMs: 0 };
 describe("RunStream", () => {
 	it("attach follows a run to its final status and ends once", async () => {
 		const events: Sent[] = [
-			{ id: "1-0", event: "delta", data: { run: "run-1", full_response: "Hé" } },
-			{ id: "2-0", event: "delta", data: { full_response: "Héllo" } },
+			{ id: "1-0", event: "delta", data: { run: "run-1", content: "Hé" } },
+			{ id: "2-0", event: "delta", data: { content: "llo" } },
 			{ id: "3-0", event: "status", data: { status: "Success" } },
 		];
 		// Cut the bytes so records are split across reads, and the first cut falls inside the two bytes of "é".
@@ -102,9 +102,9 @@ describe("RunStream", () => {
 
 	it("reconnects after a dropped stream with Last-Event-ID and receives nothing twice", async () => {
 		const events: Sent[] = [
-			{ id: "1-0", event: "delta", data: { run: "run-1", full_response: "He" } },
-			{ id: "2-0", event: "delta", data: { full_response: "Hello" } },
-			{ id: "3-0", event: "delta", data: { full_response: "Hello there" } },
+			{ id: "1-0", event: "delta", data: { run: "run-1", content: "He" } },
+			{ id: "2-0", event: "delta", data: { content: "llo" } },
+			{ id: "3-0", event: "delta", data: { content: " there" } },
 			{ id: "4-0", event: "status", data: { status: "Success" } },
 		];
 		// A server that replays what comes after Last-Event-ID; its first connection drops after two events.
@@ -165,7 +165,7 @@ describe("RunStream", () => {
 	it("reconnects when a stream ends cleanly before the final status", async () => {
 		const fetch = vi
 			.fn<typeof globalThis.fetch>()
-			.mockResolvedValueOnce(streamResponse([sse({ id: "1-0", event: "delta", data: { full_response: "Hi" } })]))
+			.mockResolvedValueOnce(streamResponse([sse({ id: "1-0", event: "delta", data: { content: "Hi" } })]))
 			.mockResolvedValueOnce(streamResponse([sse({ id: "2-0", event: "status", data: { status: "Failed", error: "Boom" } })]));
 		const handlers = makeHandlers();
 		const stream = new RunStream(handlers, { fetch, ...noWait });
@@ -220,7 +220,7 @@ describe("RunStream", () => {
 		const fetch = vi.fn<typeof globalThis.fetch>(async (_url, init) => {
 			const body = new ReadableStream<Uint8Array>({
 				start(controller) {
-					controller.enqueue(encoder.encode(sse({ id: "1-0", event: "delta", data: { full_response: "Hi" } })));
+					controller.enqueue(encoder.encode(sse({ id: "1-0", event: "delta", data: { content: "Hi" } })));
 					init?.signal?.addEventListener("abort", () => controller.error(new DOMException("Aborted", "AbortError")));
 				},
 			});

@@ -50,10 +50,11 @@ class ToolCall:
 
 @dataclass(frozen=True)
 class DeltaEvent:
-	"""A piece of answer text as the model produced it. ``full_response`` is the text so far."""
+	"""A piece of answer text as the model produced it: only the new piece, so a long answer costs
+	its own length, not its length squared. The whole text is on the complete event (and, for a
+	reader attaching mid-run, on the stream's snapshot)."""
 
 	content: str
-	full_response: str
 	turn: int = 0
 	type: str = field(default="delta", init=False)
 

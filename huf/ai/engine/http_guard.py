@@ -5,7 +5,9 @@ private, link-local such as the cloud metadata address 169.254.169.254, carrier-
 unique-local, multicast or reserved, also when wrapped in an IPv6 form). The connection then goes
 to that same address, so a second DNS answer cannot swap it; HTTPS still checks the certificate
 for the host name. Redirects are followed by hand and each target is checked again. Size and time
-are capped. An administrator can allow named hosts ("host" or "host:port")."""
+are capped: ``timeout`` per read, and ``deadline`` for the whole fetch, so a server that sends a
+byte every few seconds (no read ever times out) is still cut off. An administrator can allow named
+hosts ("host" or "host:port")."""
 
 from __future__ import annotations
 
@@ -13,6 +15,8 @@ import http.client
 import ipaddress
 import socket
 import ssl
+import threading
+import time
 from dataclasses import dataclass
 from urllib.parse import urljoin, urlsplit
 
@@ -21,6 +25,7 @@ from huf.ai.engine.knowledge.types import KnowledgeError
 REDIRECTS = {301, 302, 303, 307, 308}
 ALLOW_HINT = "An administrator can allow a host with huf_allowed_hosts in site_config.json."
 USER_AGENT = "Huf/1 (+knowledge fetcher)"
+DEADLINE = 120.0  # seconds a whole fetch may take: redirects, headers and body
 
 
 class GuardError(KnowledgeError):
@@ -103,18 +108,27 @@ def fetch(
 	*,
 	max_bytes: int,
 	timeout: float = 20,
+	deadline: float = DEADLINE,
 	allow: frozenset[str] = frozenset(),
 	max_redirects: int = 5,
 ) -> Response:
-	"""GET ``url`` (following up to ``max_redirects`` redirects, each checked) and return the body."""
+	"""GET ``url`` (following up to ``max_redirects`` redirects, each checked) and return the body.
+	``timeout``: seconds the server may stay silent; ``deadline``: seconds the whole fetch may take."""
+	ends = time.monotonic() + deadline
+	too_slow = GuardError(f"{url} took longer than {deadline:g} seconds to send its page, the longest Huf waits for a web address.")
 	current = url
 	for _hop in range(max_redirects + 1):
 		scheme, host, port, ip = _target(current, allow, url)
-		connection = (_PinnedTLS if scheme == "https" else _Pinned)(host, port, ip, timeout)
+		left = ends - time.monotonic()
+		if left <= 0:
+			raise too_slow
+		connection = (_PinnedTLS if scheme == "https" else _Pinned)(host, port, ip, min(timeout, left))
+		watchdog = _Watchdog(connection, left)
 		try:
 			parts = urlsplit(current)
 			path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
 			connection.request("GET", path, headers={"User-Agent": USER_AGENT, "Accept": "*/*"})
+			watchdog.check()  # connected: from here on the watchdog can reach the socket
 			answer = connection.getresponse()
 			headers = {k.lower(): v for k, v in answer.getheaders()}
 			if answer.status in REDIRECTS and headers.get("location"):
@@ -122,14 +136,53 @@ def fetch(
 				continue
 			if not 200 <= answer.status < 300:
 				raise GuardError(f"{url} answered with HTTP {answer.status}; check the address.")
-			return Response(current, answer.status, headers, _read(answer, url, max_bytes))
-		except TimeoutError:
-			raise GuardError(f"{url} did not answer within {timeout:g} seconds.") from None
+			body = _read(answer, url, max_bytes)
+			watchdog.check()  # a body cut short by the watchdog is not a whole page
+			return Response(current, answer.status, headers, body)
+		except _TimeUp:
+			raise too_slow from None
 		except (OSError, http.client.HTTPException) as error:
+			if watchdog.expired.is_set():
+				raise too_slow from None
+			if isinstance(error, TimeoutError):
+				raise GuardError(f"{url} did not answer within {timeout:g} seconds.") from None
 			raise GuardError(f"{url} could not be reached ({type(error).__name__}: {error}).") from None
 		finally:
+			watchdog.cancel()
 			connection.close()
 	raise GuardError(f"{url} redirects more than {max_redirects} times.")
+
+
+class _TimeUp(Exception):
+	pass
+
+
+class _Watchdog:
+	"""Shuts the connection's socket down when the fetch's time is up, which wakes a read that a
+	trickling server keeps alive; ``expired`` tells the fetch why its read ended."""
+
+	def __init__(self, connection: http.client.HTTPConnection, seconds: float):
+		self.connection = connection
+		self.expired = threading.Event()
+		self.timer = threading.Timer(seconds, self._fire)
+		self.timer.daemon = True
+		self.timer.start()
+
+	def _fire(self) -> None:
+		self.expired.set()
+		sock = self.connection.sock
+		if sock is not None:
+			try:
+				socket.socket.shutdown(sock, socket.SHUT_RDWR)  # the plain method, also on a TLS socket
+			except OSError:
+				pass
+
+	def check(self) -> None:
+		if self.expired.is_set():
+			raise _TimeUp
+
+	def cancel(self) -> None:
+		self.timer.cancel()
 
 
 def _read(answer, url: str, max_bytes: int) -> bytes:

@@ -7,7 +7,11 @@
   appears in an ``LLMError``: it is scrubbed even when the provider echoes it back.
 - Retries are ours alone (LiteLLM's and the OpenAI client's are switched off) and bounded: rate
   limits, 5xx and network failures, exponential backoff with full jitter, honouring Retry-After,
-  and only before the first delta (retrying after text was shown would show it twice).
+  and only before the first delta (retrying after text was shown would show it twice). A wait
+  between retries wakes as soon as the run is cancelled.
+- Two clocks: ``timeout`` is how long the provider may stay silent; ``deadline`` is how long the
+  whole call may take (retries, waits and every chunk of the answer), however the provider
+  trickles. Past it the call fails with kind "timeout" (``feed.py`` reads the stream).
 - Fallback models are tried only when the provider says the model does not exist or this key
   cannot use it (ADR-024): an auth, rate-limit or network failure would recur on the next model
   and hide the real problem.
@@ -29,6 +33,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from huf.ai.engine.events import ToolCall, Usage
+from huf.ai.engine.feed import Feed, pause
 from huf.ai.engine.llm_errors import Cancelled, LLMError, classify, mentions_secret
 
 # --- configuration ----------------------------------------------------------------------------
@@ -81,6 +86,7 @@ FIXED_SAMPLING = re.compile(r"(^|/)(gpt-5(?!-chat)|o[134]($|-))")
 BACKOFF_BASE, BACKOFF_CAP, RETRY_AFTER_CAP = 0.5, 8.0, 30.0
 RETRYABLE = frozenset({"rate_limit", "server", "network"})
 NO_KEY = "sk-no-key"  # the OpenAI client insists on a key; local servers ignore it
+DEFAULT_DEADLINE = 600.0
 
 
 # --- data ------------------------------------------------------------------------------------
@@ -104,6 +110,7 @@ class LLMRequest:
 	max_tokens: int | None = None
 	fallback_models: tuple[str, ...] = ()  # same provider; tried only on model-not-found
 	timeout: float = 120.0  # seconds the provider may stay silent (connect, or between chunks)
+	deadline: float = DEFAULT_DEADLINE  # seconds the whole call may take: retries, waits, the whole answer
 	max_retries: int = 3
 
 
@@ -204,17 +211,19 @@ def stream_turn(
 	request: LLMRequest,
 	on_delta: Callable[[str], None] | None = None,
 	should_cancel: Callable[[], bool] | None = None,
-	sleep: Callable[[float], None] = time.sleep,
+	wait: Callable[[float, Callable[[], bool] | None], bool] = pause,
 ) -> ModelTurn:
-	"""One model answer for ``request``, streamed, retried and falling back as the module says."""
+	"""One model answer for ``request``, streamed, retried and falling back as the module says.
+	``wait(seconds, should_cancel)`` sleeps between retries and returns False when cancelled."""
 	spec = request.model
+	deadline = time.monotonic() + request.deadline
 	candidates = list(dict.fromkeys([spec.model, *request.fallback_models]))
 	tried: list[str] = []
 	for position, candidate in enumerate(candidates):
 		model = normalize_model_name(candidate, spec.provider, spec.api_base)
 		tried.append(model)
 		try:
-			return _with_retries(request, model, on_delta, should_cancel, sleep)
+			return _with_retries(request, model, on_delta, should_cancel, wait, deadline)
 		except LLMError as error:
 			if error.kind != "model_not_found":
 				raise
@@ -239,8 +248,8 @@ def _exhausted(spec: ModelSpec, tried: list[str], last: LLMError) -> LLMError:
 	)
 
 
-def _with_retries(request: LLMRequest, model: str, on_delta, should_cancel, sleep) -> ModelTurn:
-	"""Retry transient failures, but never once a delta has been shown."""
+def _with_retries(request: LLMRequest, model: str, on_delta, should_cancel, wait, deadline: float) -> ModelTurn:
+	"""Retry transient failures, but never once a delta has been shown, nor past the deadline."""
 	shown = False
 
 	def listen(text: str) -> None:
@@ -254,14 +263,18 @@ def _with_retries(request: LLMRequest, model: str, on_delta, should_cancel, slee
 		if should_cancel and should_cancel():
 			raise Cancelled(partial=ModelTurn("", (), Usage(), model, None))
 		try:
-			return _stream_once(request, model, listen, should_cancel)
+			return _stream_once(request, model, listen, should_cancel, deadline)
 		except Cancelled:
 			raise
 		except LLMError as error:
 			if error.kind not in RETRYABLE or shown or attempt >= request.max_retries:
 				raise
 			attempt += 1
-			sleep(backoff(attempt, error.retry_after))
+			seconds = backoff(attempt, error.retry_after)
+			if time.monotonic() + seconds >= deadline:
+				raise  # the wait alone would pass the deadline: this failure is the answer
+			if not wait(seconds, should_cancel):
+				raise Cancelled(partial=ModelTurn("", (), Usage(), model, None)) from None
 
 
 def backoff(attempt: int, retry_after: float | None = None) -> float:
@@ -298,27 +311,28 @@ def _completion_kwargs(request: LLMRequest, model: str) -> dict[str, Any]:
 	return kwargs
 
 
-def _stream_once(request: LLMRequest, model: str, on_delta: Callable[[str], None], should_cancel) -> ModelTurn:
+def _stream_once(request: LLMRequest, model: str, on_delta: Callable[[str], None], should_cancel, deadline: float) -> ModelTurn:
+	"""One streamed attempt. Only the provider's failures are classified: an error raised by
+	``on_delta`` (the caller's own, such as a reply over its size limit) passes through unchanged."""
 	spec = request.model
 	assembler = _Assembler(model)
-	failure: LLMError | None = None
+	feed = Feed(_litellm().completion, _completion_kwargs(request, model))
 	try:
-		stream = _litellm().completion(**_completion_kwargs(request, model))
-		for chunk in stream:
-			assembler.add(chunk, on_delta)
-			if should_cancel and should_cancel():
-				_close(stream)
+		while True:
+			kind, item = feed.next(deadline, should_cancel)
+			if kind == "end":
+				finished = item
+				break
+			if kind == "error":
+				raise classify(item, model, spec) from (None if mentions_secret(item, spec.api_key) else item)
+			if kind == "timeout":
+				raise _too_slow(request, model)
+			if kind == "chunk":
+				assembler.add(item, on_delta)
+			if kind == "cancel" or (should_cancel and should_cancel()):
 				raise Cancelled(partial=assembler.turn())
-		# LiteLLM invents finish_reason "stop" when a stream just ends; its own record tells the truth.
-		finished = getattr(stream, "received_finish_reason", "") is not None
-	except LLMError:
-		raise
-	except Exception as error:  # noqa: BLE001 - every provider failure is classified, its cause kept
-		failure = classify(error, model, spec)
-		if not mentions_secret(error, spec.api_key):
-			raise failure from error
-	if failure is not None:  # raised out here, so not even __context__ leads back to the key
-		raise failure
+	finally:
+		feed.stop()
 	turn = assembler.turn()
 	provider = spec.provider or "the provider"
 	if not finished:
@@ -332,16 +346,14 @@ def _stream_once(request: LLMRequest, model: str, on_delta: Callable[[str], None
 	return turn
 
 
-def _close(stream) -> None:
-	"""Hang up on a cancelled stream so the provider stops generating (and billing)."""
-	for target in (stream, getattr(stream, "completion_stream", None), getattr(stream, "response", None)):
-		close = getattr(target, "close", None)
-		if callable(close):
-			try:
-				close()
-			except Exception:  # noqa: BLE001 - best effort; the run is stopping anyway
-				pass
-			return
+def _too_slow(request: LLMRequest, model: str) -> LLMError:
+	provider = request.model.provider or "the provider"
+	return LLMError(
+		"timeout",
+		f"{provider} took longer than {request.deadline:g} seconds to answer with {model}, the longest Huf waits for one "
+		"model call, so the call was stopped. Try again, ask for a shorter answer, or raise Model Call Time Limit in Agent Settings.",
+		model=model,
+	)
 
 
 class _Assembler:

@@ -30,10 +30,14 @@ CostOf = Callable[[str, Usage], float]
 ModelCall = Callable[..., llm.ModelTurn]
 
 
+DEFAULT_MAX_RESPONSE_CHARS = 200_000
+
+
 @dataclass(frozen=True)
 class LoopSettings:
 	max_turns: int = 10
 	max_context_chars: int = 20000
+	max_response_chars: int = DEFAULT_MAX_RESPONSE_CHARS  # answer text of the whole run; 0: no limit
 
 
 @dataclass
@@ -64,7 +68,7 @@ def run_loop(
 ) -> LoopResult:
 	"""Run ``request`` with ``tools`` and return how it ended; events go to ``on_event`` as they happen."""
 	started = time.perf_counter()
-	state = _State(request=request, on_event=on_event, cost_of=cost_of)
+	state = _State(request=request, on_event=on_event, cost_of=cost_of, max_chars=settings.max_response_chars)
 	by_name = {tool.name: tool for tool in tools}
 	specs = [tool.spec() for tool in tools]
 	try:
@@ -118,17 +122,29 @@ class _State:
 	request: llm.LLMRequest
 	on_event: EventSink
 	cost_of: CostOf
+	max_chars: int = 0
 	added: list[dict] = field(default_factory=list)
 	text: list[str] = field(default_factory=list)
+	chars: int = 0
 	usage: Usage = field(default_factory=Usage)
 	cost: float = 0.0
 	turns: int = 0
 	model: str = ""
 
 	def delta_sink(self, turn: int) -> Callable[[str], None]:
+		"""Emits each piece as it comes; a piece that would take the answer past its limit stops the
+		model call (the error passes through the gateway unchanged) and is neither shown nor kept."""
+
 		def sink(content: str) -> None:
+			if self.max_chars and self.chars + len(content) > self.max_chars:
+				raise llm.LLMError(
+					"response_too_long",
+					f"The answer grew longer than {self.max_chars:,} characters, the most one run may write, so it was stopped. "
+					"Ask for a shorter answer, or raise Max Response Characters in Agent Settings.",
+				)
+			self.chars += len(content)
 			self.text.append(content)
-			self.on_event(DeltaEvent(content=content, full_response="".join(self.text), turn=turn))
+			self.on_event(DeltaEvent(content=content, turn=turn))
 
 		return sink
 

@@ -39,7 +39,8 @@
 		onEvent(name, data) {
 			if (name === "status") status.textContent = STATUS_TEXT[data.status] || data.status;
 			if (name === "status" && data.status === "Failed" && data.error) showError(data.error);
-			if (name === "delta") answer.textContent = data.full_response;
+			if (name === "snapshot") answer.textContent = data.full_response; // the text so far, when attaching mid-run
+			if (name === "delta") answer.append(data.content); // only the new piece
 			if (name === "tool_call") toolChip(data);
 			if (name === "tool_result") toolDone(data);
 			if (name === "complete") {

@@ -66,16 +66,21 @@ describe("itemsFromMessages", () => {
 });
 
 describe("applyEvent", () => {
-	it("uses full_response so a repeated delta does not duplicate text", () => {
+	it("builds the text from the pieces the deltas carry", () => {
 		let answer = newAnswer("live");
-		answer = applyEvent(answer, "delta", { content: "Hel", full_response: "Hel" });
-		answer = applyEvent(answer, "delta", { content: "lo", full_response: "Hello" });
-		answer = applyEvent(answer, "delta", { content: "lo", full_response: "Hello" });
-		expect(answer.text).toBe("Hello");
+		for (const content of ["Hel", "lo", " there"]) answer = applyEvent(answer, "delta", { type: "delta", content });
+		expect(answer.text).toBe("Hello there");
+	});
+
+	it("takes a snapshot's text as the whole text so far, then adds the pieces after it", () => {
+		let answer = applyEvent(newAnswer("live"), "delta", { content: "stale" });
+		answer = applyEvent(answer, "snapshot", { type: "snapshot", full_response: "Hello" });
+		answer = applyEvent(answer, "delta", { content: " there" });
+		expect(answer.text).toBe("Hello there");
 	});
 
 	it("learns the run from the event", () => {
-		expect(applyEvent(newAnswer("live"), "delta", { run: "run-7", full_response: "" }).run).toBe("run-7");
+		expect(applyEvent(newAnswer("live"), "delta", { run: "run-7", content: "" }).run).toBe("run-7");
 	});
 
 	it("adds a tool call once even when its event arrives twice", () => {
@@ -116,7 +121,8 @@ describe("applyEvent", () => {
 		const calling = applyEvent(newAnswer("live"), "tool_call", { id: "call-1", name: "search", arguments: "{}" });
 		const before = structuredClone(calling);
 		const events: Array<[string, Record<string, unknown>]> = [
-			["delta", { run: "run-1", full_response: "Hi" }],
+			["delta", { run: "run-1", content: "Hi" }],
+			["snapshot", { full_response: "Hi" }],
 			["tool_call", { id: "call-2", name: "lookup", arguments: "{}" }],
 			["tool_result", { id: "call-1", content: "found", ok: true, duration_ms: 5 }],
 			["complete", { response: "Hi", usage: { total_tokens: 3 }, cost: 1 }],

@@ -1,6 +1,7 @@
 // The chat as the screen shows it: a list of items built from stored messages, then updated by the
-// live events of the running answer. Deltas carry the whole answer so far, so applying one twice
-// (or after a reconnect) never duplicates text.
+// live events of the running answer. A delta carries only its new piece of text; a snapshot (what a
+// stream sends first to a reader that has none of the text) and complete carry the whole text and
+// replace it. The stream's Last-Event-ID reconnects mean no delta arrives twice.
 
 export type ToolStep = { id: string; name: string; arguments: string; result: string | null; ok: boolean | null; durationMs: number | null };
 
@@ -93,7 +94,10 @@ export function applyEvent(answer: AnswerItem, event: string, data: Record<strin
 	if (!next.run && typeof data.run === "string") next.run = data.run;
 	switch (event) {
 		case "delta":
-			next.text = String(data.full_response ?? next.text + String(data.content ?? ""));
+			next.text += String(data.content ?? "");
+			break;
+		case "snapshot":
+			next.text = String(data.full_response ?? "");
 			break;
 		case "tool_call": {
 			const id = String(data.id);

@@ -23,6 +23,8 @@ const ERROR_CAUSES: Record<string, string> = {
 	bad_request: "The provider rejected the request.",
 	server: "The provider had an error on its side.",
 	empty_response: "The model sent back an empty answer.",
+	timeout: "The model took longer than the time limit for one call.",
+	response_too_long: "The answer grew longer than the limit for one reply.",
 };
 
 function Stat({ label, value }: { label: string; value: ReactNode }) {

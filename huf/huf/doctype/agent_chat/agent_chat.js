@@ -335,14 +335,16 @@ class HufChat {
 		const live = this.bubble("agent", "");
 		const chips = {};
 		let row = null;
+		let text = ""; // built from the deltas' pieces; a snapshot (attaching mid-run) gives it whole
 		this.set_busy(true);
 		this.run = run;
 		this.follower = window.HufStream.attach(run, {
 			onEvent: (name, data) => {
 				if (name === "status") this.status({ Queued: __("Waiting for a free worker…"), Started: __("Thinking…") }[data.status] || "");
-				if (name === "delta") {
+				if (name === "delta" || name === "snapshot") {
+					text = name === "delta" ? text + data.content : data.full_response;
 					if (!live.isConnected) log.append(live);
-					live.innerHTML = huf_safe_markdown(data.full_response);
+					live.innerHTML = huf_safe_markdown(text);
 				}
 				if (name === "tool_call") {
 					row = row && row.isConnected && !live.isConnected ? row : this.chip_row(log);

@@ -6,6 +6,8 @@ from frappe import _
 from frappe.model.document import Document
 from frappe.utils import cint
 
+from huf.ai.engine.llm import DEFAULT_DEADLINE
+from huf.ai.engine.loop import DEFAULT_MAX_RESPONSE_CHARS
 from huf.ai.rate_limits import DEFAULT_GUEST_RUNS_PER_HOUR
 
 
@@ -22,6 +24,8 @@ class AgentSettings(Document):
 		default_provider: DF.Link | None
 		guest_runs_per_hour: DF.Int
 		max_prompt_chars: DF.Int
+		max_response_chars: DF.Int
+		model_call_timeout: DF.Int
 
 	# end: auto-generated types
 
@@ -39,3 +43,6 @@ class AgentSettings(Document):
 			frappe.throw(_("Max Prompt Characters must be at least 1."))
 		if cint(self.guest_runs_per_hour) < 1:  # empty (a site from before the setting): the default, shown
 			self.guest_runs_per_hour = DEFAULT_GUEST_RUNS_PER_HOUR
+		# left empty (or a site from before these fields): the defaults, never "no limit"
+		self.max_response_chars = cint(self.max_response_chars) or DEFAULT_MAX_RESPONSE_CHARS
+		self.model_call_timeout = cint(self.model_call_timeout) or int(DEFAULT_DEADLINE)
