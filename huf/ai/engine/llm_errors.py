@@ -26,7 +26,8 @@ CONTEXT_MARKERS = ("context length", "context_length", "context window", "maximu
 
 class LLMError(Exception):
 	"""A model call that failed. ``kind`` is one of: auth, rate_limit, context_too_long,
-	model_not_found, network, bad_request, server, empty_response, cancelled."""
+	model_not_found, network, bad_request, server, empty_response, timeout (the call's total deadline
+	passed), response_too_long (raised by the loop's delta listener), cancelled."""
 
 	def __init__(
 		self,
