@@ -10,6 +10,7 @@ from frappe import _
 from frappe.utils import cint
 
 from huf.ai.conversations import load_history
+from huf.ai.cost import cost_function
 from huf.ai.engine import llm
 from huf.ai.engine.context import ContextSettings, build_context
 from huf.ai.engine.events import Usage
@@ -27,7 +28,7 @@ class PreparedRun:
 	tools: list[Tool]
 	settings: LoopSettings
 	summary_usage: Usage
-	summary_model: str
+	summary_cost: float  # priced like every model call: the summary model's own AI Model prices
 	knowledge: KnowledgeUse
 
 
@@ -75,14 +76,13 @@ def prepare_run(agent, conversation: str, prompt, ctx: RunContext, with_history:
 	"""Everything the loop needs for one run of ``agent`` in ``conversation``. ``query`` is what
 	the person asked, for picking Mandatory knowledge (``prompt`` may carry files and images)."""
 	spec = model_spec(agent.model)
-	summary_usage = Usage()
-	summary_model = ""
+	summary_usage, summary_cost = Usage(), 0.0
 	model = llm.normalize_model_name(spec.model, spec.provider, spec.api_base)
 	knowledge = build_knowledge_context(agent, query or (prompt if isinstance(prompt, str) else ""), model)
 	system = "\n\n".join(part for part in (agent.instructions, knowledge.text) if part)
 	messages: list[dict] = [{"role": "system", "content": system}] if system else []
 	if with_history and agent.persist_conversation:
-		plan, summary_usage, summary_model = _history(agent, conversation)
+		plan, summary_usage, summary_cost = _history(agent, conversation)
 		messages.extend(plan)
 	messages.append({"role": "user", "content": prompt})
 	limits = frappe.db.get_singles_dict("Agent Settings")
@@ -100,16 +100,17 @@ def prepare_run(agent, conversation: str, prompt, ctx: RunContext, with_history:
 		max_response_chars=cint(limits.get("max_response_chars")) or DEFAULT_MAX_RESPONSE_CHARS,
 	)
 	tools = load_agent_tools(agent, ctx) + knowledge_tools(agent)
-	return PreparedRun(request, tools, settings, summary_usage, summary_model, knowledge)
+	return PreparedRun(request, tools, settings, summary_usage, summary_cost, knowledge)
 
 
-def _history(agent, conversation: str) -> tuple[list[dict], Usage, str]:
+def _history(agent, conversation: str) -> tuple[list[dict], Usage, float]:
+	"""The history messages to send, and the usage and cost of summarizing it (when that happened)."""
 	strategy = agent.context_strategy or "None"
 	limit = agent.history_limit or 20
 	if strategy == "FIFO":
 		# one extra group's worth so the boundary-safe slice can still fill the limit
 		pairs = load_history(conversation, limit=limit + 10)
-		return build_context([m for _, m in pairs], ContextSettings("FIFO", limit)).messages, Usage(), ""
+		return build_context([m for _, m in pairs], ContextSettings("FIFO", limit)).messages, Usage(), 0.0
 	row = frappe.db.get_value("Agent Conversation", conversation, ["summary", "summarized_until"], as_dict=True)
 	pairs = load_history(conversation, after_sequence=row.summarized_until or 0)
 	settings = ContextSettings(strategy, limit, agent.summary_ratio or 0.7, agent.summary_prompt)
@@ -123,7 +124,8 @@ def _history(agent, conversation: str) -> tuple[list[dict], Usage, str]:
 			update_modified=False,
 		)
 	usage = sum((turn.usage for turn in spent), Usage())
-	return plan.messages, usage, spent[0].model if spent else ""
+	cost_of = cost_function(agent.summary_model or agent.model)
+	return plan.messages, usage, sum(cost_of(turn.model, turn.usage) for turn in spent)
 
 
 def _summarizer(agent, spent: list) -> Callable[[str], str]:

@@ -25,7 +25,6 @@ from huf.ai.attachments import image_bytes, parse_names, read_attachments
 from huf.ai.conversations import resolve_conversation
 from huf.ai.cost import cost_function
 from huf.ai.engine.attachments import user_content, with_attachments
-from huf.ai.engine.cost import compute_cost
 from huf.ai.engine.loop import LoopResult, run_loop
 from huf.ai.knowledge.context_builder import record as record_knowledge
 from huf.ai.rate_limits import check_guest_run
@@ -305,7 +304,7 @@ def execute_run(run_name: str, beat: Beat) -> None:
 		frappe.db.commit()
 		result = loop(prepared, recorder, agent.model, cancel_of=run.name)
 		result.usage += prepared.summary_usage
-		result.cost += compute_cost(prepared.summary_model, prepared.summary_usage, None) if prepared.summary_model else 0.0
+		result.cost += prepared.summary_cost
 	except Exception as error:  # noqa: BLE001 - Huf's own failure (configuration, database): a Failed run
 		frappe.db.rollback()
 		fail_run(run, describe(error), "setup", started)
@@ -379,13 +378,16 @@ def finish_run(run, result: LoopResult, started) -> None:
 	frappe.db.commit()
 
 
-def fail_run(run, message: str, kind: str, started=None) -> None:
+def fail_run(run, message: str, kind: str, started=None, counted: bool = True) -> None:
+	"""The one way a run ends Failed: the row, the agent's run count (``counted``; title runs are not
+	the agent's runs) and the status event its watchers are waiting for."""
 	ended = now_datetime()
 	values = {"status": "Failed", "error_message": message, "error_kind": kind, "ended_at": ended}
 	if started:
 		values["duration_seconds"] = time_diff_in_seconds(ended, started)
 	update_row("Agent Run", run.name, values)
-	count_agent_run(run.agent, ended)
+	if counted:
+		count_agent_run(run.agent, ended)
 	publish_status(run.name, "Failed", run.user, run.conversation, error=message)
 	frappe.db.commit()
 
@@ -498,11 +500,12 @@ def sweep_stale_runs() -> None:
 		fail_run(run, message, "worker_lost")
 		fail_children(run.name, message)
 	# title runs (huf.ai.titles) have no heartbeat: one still going after ten minutes lost its worker
-	frappe.db.sql(
-		"""update `tabAgent Run` set status = 'Failed', error_kind = 'worker_lost', error_message = %s, ended_at = %s
-		where status = 'Started' and channel = 'title' and started_at < %s""",
-		(_("The background worker naming this conversation stopped before it finished."), now_datetime(), add_to_date(now_datetime(), minutes=-10)),
-	)
+	for run in frappe.get_all(
+		"Agent Run",
+		filters={"status": "Started", "channel": "title", "started_at": ["<", add_to_date(now_datetime(), minutes=-10)]},
+		fields=["name", "agent", "user", "conversation"],
+	):
+		fail_run(run, _("The background worker naming this conversation stopped before it finished."), "worker_lost", counted=False)
 	queued = frappe.get_all(
 		"Agent Run",
 		filters={"status": "Queued", "creation": ["<", cutoff]},

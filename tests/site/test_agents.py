@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import frappe
+import pytest
 
 from huf.ai.agent.integration import run_agent_sync
 from tests.site import fixtures
@@ -97,3 +98,21 @@ def test_summarize_folds_old_messages_into_a_kept_summary(site, llm):
 	conversation = frappe.get_doc("Agent Conversation", first["conversation"])
 	assert conversation.summary == "SUMMARY" and conversation.summarized_until > 0
 	assert last.input_tokens >= 100  # the summary call is part of the run's cost
+
+
+def test_the_summary_call_is_priced_with_the_summary_models_own_prices(site, llm):
+	fixtures.provider(llm)
+	summarizer = fixtures.model("Scripted", name="scripted-summarizer", use_custom_pricing=1, input_cost_per_1m_tokens=1000.0, output_cost_per_1m_tokens=0.0)
+	agent = fixtures.agent(llm, name="Priced Summary Agent", context_strategy="Summarize", history_limit=2, summary_ratio=0.5, summary_model=summarizer)
+
+	def answer(body):
+		if body["model"].endswith("scripted-summarizer"):
+			return text("SUMMARY", usage=(1000, 10, 0))  # 1,000 input tokens at $1,000 a million: $1
+		return text("ok", usage=(0, 0, 0))
+
+	llm.respond_with(answer)
+	first = run_agent_sync(agent, "m1", now=True)
+	runs = [run_agent_sync(agent, p, conversation_id=first["conversation"], now=True)["run"] for p in ("m2", "m3", "m4")]
+	summarized = [r for r in runs if frappe.db.get_value("Agent Run", r, "input_tokens") >= 1000]
+	assert summarized, "no run summarized its history"
+	assert frappe.db.get_value("Agent Run", summarized[0], "total_cost") == pytest.approx(1.0)

@@ -132,6 +132,7 @@ def test_titles_are_cleaned_of_labels_quotes_and_trailing_stops():
 def test_a_title_run_whose_worker_died_is_failed_by_the_sweep(site, llm):
 	from frappe.utils import add_to_date, now_datetime
 
+	from huf.ai import event_log
 	from huf.ai.rows import insert_row
 	from huf.ai.runs import sweep_stale_runs
 
@@ -140,6 +141,11 @@ def test_a_title_run_whose_worker_died_is_failed_by_the_sweep(site, llm):
 	stale = insert_row("Agent Run", {**started, "started_at": add_to_date(now_datetime(), minutes=-11)})
 	fresh = insert_row("Agent Run", {**started, "started_at": now_datetime()})
 	frappe.db.commit()
+	runs_before = frappe.db.get_value("Agent", agent, "total_run")
 	sweep_stale_runs()
 	assert frappe.db.get_value("Agent Run", stale, ["status", "error_kind"]) == ("Failed", "worker_lost")
 	assert frappe.db.get_value("Agent Run", fresh, "status") == "Started"
+	# whoever follows the run hears that it ended (the stream's last event), and it is not one of the agent's runs
+	final = [data for _id, name, data in event_log.read(event_log.log_key(stale), "0-0", 0) if name == "status"]
+	assert final and final[-1]["status"] == "Failed" and "stopped before it finished" in final[-1]["error"]
+	assert frappe.db.get_value("Agent", agent, "total_run") == runs_before

@@ -9,6 +9,7 @@ import time
 import frappe
 import pytest
 
+from huf.ai import event_log
 from huf.ai.agent.integration import get_agent_run_status, run_agent_sync
 from huf.ai.runs import sweep_stale_runs
 from tests.site import fixtures
@@ -150,6 +151,8 @@ def test_a_worker_killed_mid_run_leaves_a_failed_run_with_its_reason(site, llm, 
 	wait_for(lambda: (sweep_stale_runs() or True) and frappe.db.get_value("Agent Run", result["run"], "status") == "Failed", 30, 1, "sweep")
 	run = frappe.get_doc("Agent Run", result["run"])
 	assert run.error_kind == "worker_lost" and "stopped before it finished" in run.error_message
+	statuses = [data["status"] for _id, name, data in event_log.read(event_log.log_key(run.name), "0-0", 0) if name == "status"]
+	assert statuses[-1] == "Failed"  # a stream following the run ends with it
 
 	workers.start(1)  # the conversation is usable again once the dead worker's lock expired
 	second = run_agent_sync(agent, "again", conversation_id=result["conversation"])
