@@ -115,4 +115,4 @@ def test_the_summary_call_is_priced_with_the_summary_models_own_prices(site, llm
 	runs = [run_agent_sync(agent, p, conversation_id=first["conversation"], now=True)["run"] for p in ("m2", "m3", "m4")]
 	summarized = [r for r in runs if frappe.db.get_value("Agent Run", r, "input_tokens") >= 1000]
 	assert summarized, "no run summarized its history"
-	assert frappe.db.get_value("Agent Run", summarized[0], "total_cost") == pytest.approx(1.0)
+	assert frappe.db.get_value("Agent Run", summarized[0], "total_cost") == pytest.approx(1.0, abs=0.01)  # plus the answer's own fraction of a cent

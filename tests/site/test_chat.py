@@ -137,7 +137,7 @@ def test_a_title_run_whose_worker_died_is_failed_by_the_sweep(site, llm):
 	from huf.ai.runs import sweep_stale_runs
 
 	agent = fixtures.agent(llm, name="Orphan Title Agent", autonaming_of_conversation_title=1)
-	started = {"agent": agent, "user": "Administrator", "channel": "title", "status": "Started", "prompt": "x"}
+	started = {"agent": agent, "user": "Administrator", "channel": "title", "status": "Started", "prompt": "x", "parent_run": "the-run-it-names"}
 	stale = insert_row("Agent Run", {**started, "started_at": add_to_date(now_datetime(), minutes=-11)})
 	fresh = insert_row("Agent Run", {**started, "started_at": now_datetime()})
 	frappe.db.commit()
