@@ -1,18 +1,27 @@
-"""The SSRF guard against real local servers: private addresses refused (also behind a redirect),
-allowed hosts fetched, size and time capped; and web addresses read as documents."""
+"""The outbound client (engine/safe_http.py) against real local servers: every method and body kind,
+redirect methods, size and time caps, TLS to a pinned address, streaming through the async client;
+and web addresses read as knowledge documents. The SSRF matrix is in test_safe_http_ssrf.py."""
 
 from __future__ import annotations
 
 import http.server
+import json
+import shutil
+import socket
+import ssl
+import subprocess
 import threading
 import time
+from urllib.parse import quote
 
+import anyio
 import pytest
 
-from huf.ai.engine.safe_http import SafeHTTPError, is_public, request, resolve
 from huf.ai.engine.knowledge.types import ExtractError
 from huf.ai.engine.knowledge.urls import fetch_document
+from huf.ai.engine.safe_http import SafeHTTPError, async_client, client, request
 from tests.engine.test_knowledge_extract import pdf_pages
+from tests.support.local_http import LocalServer
 
 PAGES = {
 	"/page": (
@@ -31,11 +40,6 @@ class Handler(http.server.BaseHTTPRequestHandler):
 		pass
 
 	def do_GET(self):
-		if self.path == "/leak":
-			self.send_response(302)
-			self.send_header("Location", "http://169.254.169.254/latest/meta-data/")
-			self.end_headers()
-			return
 		if self.path == "/hop":
 			self.send_response(301)
 			self.send_header("Location", "/page")
@@ -77,35 +81,6 @@ def server():
 	httpd.shutdown()
 
 
-@pytest.mark.parametrize(
-	"ip",
-	[
-		"127.0.0.1",
-		"10.1.2.3",
-		"172.16.0.1",
-		"192.168.1.1",
-		"169.254.169.254",
-		"100.64.0.1",
-		"0.0.0.0",
-		"224.0.0.1",
-		"::1",
-		"::ffff:127.0.0.1",
-		"::ffff:169.254.169.254",
-		"fd00::1",
-		"fe80::1",
-		"64:ff9b::a9fe:a9fe",
-		"2002:7f00:1::",
-	],
-)
-def test_private_and_special_addresses_are_not_public(ip):
-	assert not is_public(ip)
-
-
-@pytest.mark.parametrize("ip", ["93.184.216.34", "1.1.1.1", "2606:4700:4700::1111", "::ffff:8.8.8.8"])
-def test_public_addresses_are(ip):
-	assert is_public(ip)
-
-
 def test_a_local_address_is_refused_unless_an_administrator_allows_it(server):
 	with pytest.raises(
 		SafeHTTPError,
@@ -114,24 +89,6 @@ def test_a_local_address_is_refused_unless_an_administrator_allows_it(server):
 		request("GET", f"http://{server}/page", max_bytes=10_000)
 	assert b"Open 9 to 5." in request("GET", f"http://{server}/page", max_bytes=10_000, allow=frozenset({server})).body
 	assert request("GET", f"http://{server}/page", max_bytes=10_000, allow=frozenset({"127.0.0.1"})).status == 200
-
-
-def test_resolve_says_which_addresses_are_refused_unless_the_host_is_allowed():
-	assert resolve("127.0.0.1", 8080, frozenset()) == (["127.0.0.1"], ["127.0.0.1"])
-	assert resolve("127.0.0.1", 8080, frozenset({"127.0.0.1"})) == (["127.0.0.1"], [])
-	assert resolve("127.0.0.1", 8080, frozenset({"127.0.0.1:8080"})) == (["127.0.0.1"], [])
-	assert resolve("127.0.0.1", 8081, frozenset({"127.0.0.1:8080"}))[1] == ["127.0.0.1"]
-	assert resolve("1.1.1.1", 443, frozenset()) == (["1.1.1.1"], [])
-
-
-def test_a_redirect_to_a_private_address_is_refused_and_never_followed(server):
-	with pytest.raises(SafeHTTPError) as error:
-		request("GET", f"http://{server}/leak", max_bytes=10_000, allow=frozenset({server}))
-	message = str(error.value)
-	assert message.startswith(
-		f"http://{server}/leak redirects to http://169.254.169.254/latest/meta-data/, which points to 169.254.169.254"
-	)
-	assert "private address" in message
 
 
 def test_redirects_are_followed_and_limited(server):
@@ -176,3 +133,129 @@ def test_web_pages_and_files_become_documents(server):
 	assert fetch_document(f"http://{server}/notes.txt", max_bytes=1000, timeout=5, allow=allow)[0].text == "plain notes"
 	with pytest.raises(ExtractError, match=r"/image is image/png, which Huf cannot read"):
 		fetch_document(f"http://{server}/image", max_bytes=1000, timeout=5, allow=allow)
+
+
+@pytest.fixture(scope="module")
+def echo():
+	with LocalServer() as local:
+		yield local
+
+
+LOCAL = frozenset({"127.0.0.1", "localhost"})
+
+
+def _echoed(response) -> dict:
+	return json.loads(response.body)
+
+
+@pytest.mark.parametrize("method", ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"])
+def test_every_method_with_headers_and_query(echo, method):
+	answer = request(method, echo.url(), max_bytes=10_000, allow=LOCAL, headers={"X-Tool": "on"}, params={"q": "a b"})
+	seen = _echoed(answer)
+	assert (seen["method"], seen["path"], seen["headers"]["x-tool"]) == (method, "/echo?q=a+b", "on")
+	assert answer.status == 200 and answer.content_type == "application/json"
+	head = request("HEAD", echo.url(), max_bytes=10_000, allow=LOCAL)
+	assert head.status == 200 and head.body == b"" and echo.seen[-1].method == "HEAD"
+
+
+@pytest.mark.parametrize(
+	("body", "kind", "sent"),
+	[
+		({"json": {"name": "Ada", "n": 1}}, "application/json", b'{"name":"Ada","n":1}'),
+		({"data": {"name": "Ada", "n": "1"}}, "application/x-www-form-urlencoded", b"name=Ada&n=1"),
+		(
+			{"content": b"\x00raw bytes", "headers": {"Content-Type": "application/octet-stream"}},
+			"application/octet-stream",
+			b"\x00raw bytes",
+		),
+	],
+)
+@pytest.mark.parametrize("method", ["POST", "PUT", "PATCH"])
+def test_json_form_and_byte_bodies(echo, method, body, kind, sent):
+	request(method, echo.url(), max_bytes=10_000, allow=LOCAL, **body)
+	seen = echo.seen[-1]
+	assert (seen.method, seen.headers["content-type"], seen.body) == (method, kind, sent)
+
+
+@pytest.mark.parametrize(
+	("status", "method", "then"),
+	[
+		(303, "POST", "GET"),
+		(303, "PUT", "GET"),
+		(302, "POST", "GET"),
+		(301, "POST", "GET"),
+		(302, "PUT", "PUT"),
+		(307, "POST", "POST"),
+		(308, "PATCH", "PATCH"),
+	],
+)
+def test_redirects_change_the_method_as_browsers_do(echo, status, method, then):
+	to = quote(echo.url(host="localhost"), safe="")
+	request(method, echo.url(f"/redirect?status={status}&to={to}"), max_bytes=10_000, allow=LOCAL, json={"a": 1})
+	seen = echo.seen[-1]
+	assert seen.method == then
+	assert (seen.body, "content-type" in seen.headers) == ((b'{"a":1}', True) if then == method else (b"", False))
+
+
+def test_a_body_without_a_length_is_cut_off_at_the_cap(echo):
+	assert len(request("GET", echo.url("/big?size=4000"), max_bytes=4000, allow=LOCAL).body) == 4000
+	with pytest.raises(SafeHTTPError, match=r"is larger than 4,000 bytes, the most Huf reads") as error:
+		request("GET", echo.url("/big?size=5000000"), max_bytes=4000, allow=LOCAL)
+	assert error.value.kind == "too_large"
+
+
+def test_an_sse_stream_is_read_as_it_comes_through_the_async_client(echo):
+	"""The server holds its second event until the client has read the first: a client that
+	buffered the body would wait until the server gave up (``waited`` False)."""
+	echo.go_on.clear()
+
+	async def read_events() -> list[str]:
+		lines = []
+		async with async_client(LOCAL) as http, http.stream("GET", echo.url("/events")) as answer:
+			async for line in answer.aiter_lines():
+				if line:
+					lines.append(line)
+					echo.go_on.set()
+		return lines
+
+	assert anyio.run(read_events) == ["data: one", "data: two"]
+	assert echo.waited is True
+
+
+@pytest.fixture(scope="module")
+def certificates(tmp_path_factory):
+	"""A test CA and a certificate it signed for localhost and secure.test (openssl's command line)."""
+	if shutil.which("openssl") is None:
+		pytest.skip("openssl is not installed")
+	folder = tmp_path_factory.mktemp("tls")
+
+	def openssl(*args):
+		subprocess.run(["openssl", *args], cwd=folder, check=True, capture_output=True)
+
+	key = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
+	openssl("req", "-x509", *key, "-keyout", "ca.key", "-out", "ca.pem", "-days", "2", "-subj", "/CN=Huf Test CA")
+	openssl("req", *key, "-keyout", "leaf.key", "-out", "leaf.csr", "-subj", "/CN=secure.test")
+	(folder / "san.ext").write_text("subjectAltName=DNS:secure.test,DNS:localhost\n")
+	openssl(*"x509 -req -in leaf.csr -CA ca.pem -CAkey ca.key -CAcreateserial -out leaf.pem -days 2 -extfile san.ext".split())
+	return folder
+
+
+def test_https_to_the_pinned_address_verifies_the_certificate_for_the_host_name(certificates, monkeypatch):
+	trusted = ssl.create_default_context(cafile=str(certificates / "ca.pem"))
+	real_lookup = socket.getaddrinfo
+	names = {"secure.test", "other.test"}
+	monkeypatch.setattr(
+		socket, "getaddrinfo", lambda host, port, *a, **k: real_lookup("127.0.0.1" if host in names else host, port, *a, **k)
+	)
+	allow = frozenset({"secure.test", "other.test", "localhost"})
+	with LocalServer(tls=(str(certificates / "leaf.pem"), str(certificates / "leaf.key"))) as tls:
+		answer = request("GET", tls.url(host="secure.test"), max_bytes=10_000, allow=allow, verify=trusted)
+		assert answer.status == 200 and tls.sni == ["secure.test"]
+		assert _echoed(answer)["headers"]["host"] == f"secure.test:{tls.port}"
+		with pytest.raises(SafeHTTPError, match="could not be reached securely") as error:
+			request("GET", tls.url(host="other.test"), max_bytes=10_000, allow=allow, verify=trusted)
+		assert error.value.kind == "tls" and tls.sni[-1] == "other.test"
+		with pytest.raises(SafeHTTPError, match="could not be reached securely"):
+			request("GET", tls.url(host="localhost"), max_bytes=10_000, allow=allow)  # the system's CAs do not know ours
+		with client(allow, verify=trusted) as http:
+			assert http.get(tls.url(host="localhost")).status_code == 200 and tls.sni[-1] == "localhost"

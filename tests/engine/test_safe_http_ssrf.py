@@ -150,14 +150,26 @@ def test_at_most_five_redirects_each_one_checked(server):
 		request("GET", _redirect(server, "file:///etc/passwd"), max_bytes=10_000, allow=allow)
 
 
-SECRETS = {"Authorization": "Bearer s3cret", "Cookie": "session=s3cret", "Proxy-Authorization": "Basic s3cret", "X-Api-Key": "s3cret"}
+SECRETS = {
+	"Authorization": "Bearer s3cret",
+	"Cookie": "session=s3cret",
+	"Proxy-Authorization": "Basic s3cret",
+	"X-Api-Key": "s3cret",
+}
 
 
 def test_credentials_and_tool_headers_are_dropped_when_a_redirect_changes_host(server):
 	allow = frozenset({"127.0.0.1", "localhost"})
 	headers = {**SECRETS, "X-Trace": "kept"}
 	with LocalServer() as second:
-		request("GET", _redirect(server, second.url(host="localhost")), max_bytes=10_000, allow=allow, headers=headers, sensitive=["x-api-key"])
+		request(
+			"GET",
+			_redirect(server, second.url(host="localhost")),
+			max_bytes=10_000,
+			allow=allow,
+			headers=headers,
+			sensitive=["x-api-key"],
+		)
 		received = second.seen[-1].headers
 		assert received["x-trace"] == "kept" and received["host"] == f"localhost:{second.port}"
 		assert not {"authorization", "cookie", "proxy-authorization", "x-api-key"} & set(received)
@@ -175,7 +187,7 @@ def test_the_httpx_clients_follow_the_same_rules(server):
 		to_second = _redirect(server, second.url(host="localhost"))
 		with client(allow, headers=SECRETS, sensitive=["X-Api-Key"]) as http:
 			assert http.get(to_second).status_code == 200
-			with pytest.raises(SafeHTTPError, match="which points to 169.254.169.254"):
+			with pytest.raises(SafeHTTPError, match=r"which points to 169\.254\.169\.254"):
 				http.get(_redirect(server, "http://169.254.169.254/"))
 
 		async def through_async_client():

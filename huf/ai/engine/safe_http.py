@@ -404,7 +404,9 @@ def request(
 	if parts.scheme not in ("http", "https") or not parts.hostname:
 		raise SafeHTTPError(url, "is not a web address; use one that starts with http:// or https://.", "invalid")
 	watch = _Watchdog(deadline)
-	too_slow = SafeHTTPError(url, f"took longer than {deadline:g} seconds to answer, the longest Huf waits for a web address.", "deadline")
+	too_slow = SafeHTTPError(
+		url, f"took longer than {deadline:g} seconds to answer, the longest Huf waits for a web address.", "deadline"
+	)
 	transport = SafeTransport(allow, sensitive=sensitive, max_redirects=max_redirects, verify=verify, watch=watch)
 	try:
 		with (
