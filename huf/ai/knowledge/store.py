@@ -10,7 +10,8 @@ import shutil
 import frappe
 from frappe import _
 
-from huf.ai.engine.knowledge.backends.base import Backend, open_backend
+from huf.ai.engine.knowledge.backends.base import Backend
+from huf.ai.engine.knowledge.backends.open import open_backend
 from huf.ai.engine.knowledge.types import Embedder, StoreConfig
 
 VECTOR_KINDS = ("sqlite_vec", "chroma")
