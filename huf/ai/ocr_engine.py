@@ -17,6 +17,7 @@ from dataclasses import dataclass, field, replace
 from huf.ai.engine import llm
 from huf.ai.engine.attachments import IMAGE_TYPES, extension, sha256
 from huf.ai.engine.knowledge.types import KnowledgeError
+from huf.ai.engine.litellm_import import load_litellm
 from huf.ai.engine.llm_errors import scrub
 
 OCR_PROVIDERS = {"mistral", "azure", "azure ai", "gemini", "google", "vertex ai", "vertex_ai"}
@@ -99,7 +100,7 @@ def _number(locator: str, index: int) -> int:
 
 
 def _ocr(result: Extraction, data: bytes, pages: list[int] | None, model: llm.ModelSpec, include_images: bool) -> Extraction:
-	litellm = llm._litellm()
+	litellm = load_litellm()
 	if model.provider.strip().lower() == "mistral" and "ocr" not in model.model.lower():
 		model = replace(model, model=MISTRAL_OCR_MODEL)  # a chat model cannot read documents
 	name = llm.normalize_model_name(model.model, model.provider, model.api_base)
