@@ -60,12 +60,12 @@ def test_engine_modules_import_each_other_without_a_cycle():
 
 	def visit(module: str, path: list[str]) -> None:
 		if module in path:
-			cycles.append(" -> ".join(path[path.index(module) :] + [module]))
+			cycles.append(" -> ".join([*path[path.index(module) :], module]))
 			return
 		if module in done:
 			return
 		for imported in sorted(graph[module]):
-			visit(imported, path + [module])
+			visit(imported, [*path, module])
 		done.add(module)
 
 	for module in sorted(graph):
