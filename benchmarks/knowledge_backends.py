@@ -30,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import numpy as np
 
-from huf.ai.engine.knowledge.backends.base import open_backend
+from huf.ai.engine.knowledge.backends.open import open_backend
 from huf.ai.engine.knowledge.chunking import chunk_document
 from huf.ai.engine.knowledge.embed import make_embedder
 from huf.ai.engine.knowledge.types import Chunk, Document, Segment, StoreConfig

@@ -4,7 +4,7 @@ import pytest
 
 from huf.ai.engine.cost import Prices, compute_cost
 from huf.ai.engine.events import Usage
-from huf.ai.engine.llm import _litellm
+from huf.ai.engine.litellm_import import load_litellm
 
 
 def test_custom_prices_bill_cached_input_at_its_own_price():
@@ -23,7 +23,7 @@ def test_zero_custom_prices_make_a_model_free_even_if_litellm_knows_it():
 
 def test_litellm_table_is_used_without_custom_prices():
 	usage = Usage(10_000, 2_000)
-	prompt, completion = _litellm().cost_per_token(model="openai/gpt-4o-mini", prompt_tokens=10_000, completion_tokens=2_000)
+	prompt, completion = load_litellm().cost_per_token(model="openai/gpt-4o-mini", prompt_tokens=10_000, completion_tokens=2_000)
 	assert prompt > 0 and completion > 0
 	assert compute_cost("openai/gpt-4o-mini", usage, None) == pytest.approx(prompt + completion)
 	assert compute_cost("openai/gpt-4o-mini", usage, Prices(None, 3.0)) == pytest.approx(prompt + completion)  # half-set
@@ -32,7 +32,7 @@ def test_litellm_table_is_used_without_custom_prices():
 def test_litellm_table_bills_cached_tokens_cheaper():
 	plain = compute_cost("openai/gpt-4o-mini", Usage(10_000, 2_000), None)
 	cached = compute_cost("openai/gpt-4o-mini", Usage(10_000, 2_000, 8_000), None)
-	prompt, completion = _litellm().cost_per_token(
+	prompt, completion = load_litellm().cost_per_token(
 		model="openai/gpt-4o-mini", prompt_tokens=10_000, completion_tokens=2_000, cache_read_input_tokens=8_000
 	)
 	assert cached == pytest.approx(prompt + completion) and 0 < cached < plain

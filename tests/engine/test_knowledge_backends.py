@@ -12,7 +12,7 @@ from dataclasses import replace
 
 import pytest
 
-from huf.ai.engine.knowledge.backends.base import open_backend
+from huf.ai.engine.knowledge.backends.open import open_backend
 from huf.ai.engine.knowledge.embed import make_embedder
 from huf.ai.engine.knowledge.fts_query import sanitize
 from huf.ai.engine.knowledge.fusion import rrf

@@ -8,7 +8,6 @@ import traceback
 
 import pytest
 
-from huf.ai.engine import llm as gateway
 from huf.ai.engine.llm import Cancelled, LLMError, LLMRequest, ModelSpec, backoff, normalize_model_name, stream_turn
 from huf.ai.engine.llm_errors import scrub
 from tests.support.scripted_llm import CONTEXT_TOO_LONG, MODEL_NOT_FOUND, broken, empty, error, hang, text, tool_calls, trickled
@@ -295,11 +294,6 @@ def test_without_usage_from_the_server_litellm_estimates_it(llm):
 	llm.script(text("a reasonably long answer with several words", usage=None))
 	turn = stream_turn(request(llm))
 	assert turn.usage.input_tokens > 0 and turn.usage.output_tokens > 0
-
-
-def test_litellm_is_imported_once_per_process():
-	first = gateway._litellm()
-	assert gateway._litellm() is first and os.environ["LITELLM_LOCAL_MODEL_COST_MAP"] == "True"
 
 
 # --- deadlines and cancel while waiting ---------------------------------------------------------

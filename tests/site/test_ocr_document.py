@@ -12,7 +12,9 @@ import pytest
 
 from huf.ai.agent.chat import send_agent_chat_message
 from huf.ai.engine.tools import ToolError
-from huf.ai.sdk_tools import handle_ocr_document
+from huf.ai.tools import build_tool
+from huf.ai.tools.context import RunContext
+from huf.ai.tools.ocr import ocr_document
 from tests.engine.test_attachments import pdf
 from tests.site import fixtures
 from tests.site.conftest import as_user, make_user
@@ -48,13 +50,13 @@ def test_documents_are_read_locally_with_their_hash_and_pages(site):
 	word = upload(user, "po-77.docx", content)
 	both = upload(user, "ocr-terms.pdf", two_page_pdf())
 	with as_user(user):
-		result = handle_ocr_document(file_id=word)
+		result = ocr_document(file_id=word)
 		assert result["success"] and result["strategy"] == "local" and "Deliver 40 chairs" in result["text"]
 		assert result["file_hash"] == hashlib.sha256(content).hexdigest() and result["file_id"] == word
-		second = handle_ocr_document(file_url=frappe.db.get_value("File", both, "file_url"), pages="1")
+		second = ocr_document(file_url=frappe.db.get_value("File", both, "file_url"), pages="1")
 		assert second["strategy"] == "local_pdf" and "Beta terms" in second["text"] and "Alpha terms" not in second["text"]
 		assert [p["page"] for p in second["pages"]] == [2]
-		bad = handle_ocr_document(file_id=both, pages="one")
+		bad = ocr_document(file_id=both, pages="one")
 		assert not bad["success"] and "page numbers" in bad["error"]
 
 
@@ -63,9 +65,9 @@ def test_someone_elses_private_file_is_refused(site):
 	other = make_user("ocr-other@huf.test", ["Huf User"])
 	private = upload(owner, "ocr-salary.txt", b"secret numbers")
 	with as_user(other), pytest.raises(ToolError, match="may not read"):
-		handle_ocr_document(file_id=private)
+		ocr_document(file_id=private)
 	with as_user(other), pytest.raises(ToolError, match="no file"):
-		handle_ocr_document(file_url="/private/files/nothing-here.pdf")
+		ocr_document(file_url="/private/files/nothing-here.pdf")
 
 
 def test_an_agent_reads_an_image_through_its_vision_model(site, llm):
@@ -98,12 +100,33 @@ def test_the_model_argument_takes_only_enabled_models_the_user_may_use(site, llm
 	mine = upload(outsider, "ocr-outsider.png", PNG)
 	with as_user(user):
 		with pytest.raises(ToolError, match="ocr-retired-model is disabled"):
-			handle_ocr_document(file_id=receipt, model="ocr-retired-model")
+			ocr_document(file_id=receipt, model="ocr-retired-model")
 		with pytest.raises(ToolError, match="no AI Model named nope-model you may use"):
-			handle_ocr_document(file_id=receipt, model="nope-model")
+			ocr_document(file_id=receipt, model="nope-model")
 	with as_user(outsider), pytest.raises(ToolError, match="no AI Model named scripted-model you may use"):
-		handle_ocr_document(file_id=mine, model="scripted-model")
+		ocr_document(file_id=mine, model="scripted-model")
 	assert llm.chat_requests == []  # no model was called for any of them
 	llm.script(text("TOTAL 3.00"))
 	with as_user(user):
-		assert handle_ocr_document(file_id=receipt, model="scripted-model")["text"] == "TOTAL 3.00"
+		assert ocr_document(file_id=receipt, model="scripted-model")["text"] == "TOTAL 3.00"
+
+
+def test_a_tool_naming_the_old_ocr_path_still_reads_and_the_patch_moves_it(site, llm):
+	"""``huf.ai.sdk_tools.handle_ocr_document`` (the reference's path) moved to ``huf.ai.tools.ocr``:
+	a tool saved with the old path still works, and the patch rewrites stored tools to the new one."""
+	from huf.patches import move_tool_function_paths
+
+	old, new = "huf.ai.sdk_tools.handle_ocr_document", "huf.ai.tools.ocr.ocr_document"
+	user = make_user("ocr-old-path@huf.test", ["Huf User"])
+	word = upload(user, "ocr-old-path.docx", docx("Old path", "Still reads the file."))
+	fixtures.tool("huf_t_old_ocr", "Custom Function", None, function_path=old)  # accepted at save
+	frappe.db.set_value("Agent Tool Function", "ocr_document", "function_path", old)  # a site not migrated yet
+	ctx = RunContext(run="t", conversation="t", agent=fixtures.agent(llm, name="OCR Old Path Agent"), user=user)
+	with as_user(user):
+		for name in ("huf_t_old_ocr", "ocr_document"):
+			result = build_tool(frappe.get_doc("Agent Tool Function", name), ctx).handler({"file_id": word})
+			assert result["success"] and "Still reads the file." in result["text"]
+	move_tool_function_paths.execute()
+	stored = frappe.get_all("Agent Tool Function", {"name": ("in", ["huf_t_old_ocr", "ocr_document"])}, pluck="function_path")
+	assert stored == [new, new]
+	assert not frappe.db.exists("Agent Tool Function", {"function_path": old})

@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from huf.ai.engine.events import Usage
+from huf.ai.engine.litellm_import import load_litellm
 
 PER_TOKEN = 1 / 1_000_000
 
@@ -52,10 +53,8 @@ def _custom(usage: Usage, prices: Prices) -> float:
 def _from_litellm(model: str, usage: Usage) -> float:
 	if not model or not (usage.input_tokens or usage.output_tokens):
 		return 0.0  # nothing used, or no model: skip importing LiteLLM at all
-	from huf.ai.engine.llm import _litellm
-
 	try:
-		prompt_cost, completion_cost = _litellm().cost_per_token(
+		prompt_cost, completion_cost = load_litellm().cost_per_token(
 			model=model,
 			prompt_tokens=usage.input_tokens,
 			completion_tokens=usage.output_tokens,

@@ -25,16 +25,16 @@ estimate, so the numbers are approximate but not zero.
 
 from __future__ import annotations
 
-import os
 import random
 import re
 import time
-from dataclasses import dataclass
 from typing import Any, Callable
 
 from huf.ai.engine.events import ToolCall, Usage
 from huf.ai.engine.feed import Feed, pause
+from huf.ai.engine.litellm_import import load_litellm
 from huf.ai.engine.llm_errors import Cancelled, LLMError, classify, mentions_secret
+from huf.ai.engine.llm_types import DEFAULT_DEADLINE, LLMRequest, ModelSpec, ModelTurn
 
 # --- configuration ----------------------------------------------------------------------------
 
@@ -86,64 +86,9 @@ FIXED_SAMPLING = re.compile(r"(^|/)(gpt-5(?!-chat)|o[134]($|-))")
 BACKOFF_BASE, BACKOFF_CAP, RETRY_AFTER_CAP = 0.5, 8.0, 30.0
 RETRYABLE = frozenset({"rate_limit", "server", "network"})
 NO_KEY = "sk-no-key"  # the OpenAI client insists on a key; local servers ignore it
-DEFAULT_DEADLINE = 600.0
-
-
-# --- data ------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class ModelSpec:
-	model: str  # as the admin typed it ("gpt-4o-mini", "openai/gpt-4o", "llama3")
-	provider: str | None  # AI Provider name, e.g. "OpenAI", "Anthropic", "Ollama", "Local"
-	api_key: str | None = None
-	api_base: str | None = None
-
-
-@dataclass(frozen=True)
-class LLMRequest:
-	model: ModelSpec
-	messages: list[dict]
-	tools: list[dict] = ()  # OpenAI function-tool specs
-	temperature: float | None = None
-	top_p: float | None = None
-	max_tokens: int | None = None
-	fallback_models: tuple[str, ...] = ()  # same provider; tried only on model-not-found
-	timeout: float = 120.0  # seconds the provider may stay silent (connect, or between chunks)
-	deadline: float = DEFAULT_DEADLINE  # seconds the whole call may take: retries, waits, the whole answer
-	max_retries: int = 3
-
-
-@dataclass(frozen=True)
-class ModelTurn:
-	content: str
-	tool_calls: tuple[ToolCall, ...]
-	usage: Usage
-	model: str  # the normalized LiteLLM model actually used (after any fallback)
-	finish_reason: str | None
-
-
 
 
 # --- LiteLLM -----------------------------------------------------------------------------------
-
-_LITELLM: Any = None
-
-
-def _litellm():
-	"""LiteLLM, imported once per process and only when a model is called (the import takes seconds).
-
-	The local price map is forced so LiteLLM never fetches it from the internet; debug banners are
-	off. ``drop_params`` is passed per call, not set globally."""
-	global _LITELLM
-	if _LITELLM is None:
-		os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
-		import litellm
-
-		litellm.suppress_debug_info = True
-		litellm.telemetry = False
-		_LITELLM = litellm
-	return _LITELLM
 
 
 def preload() -> None:
@@ -151,7 +96,7 @@ def preload() -> None:
 	``warmup.py``), so forked jobs inherit it all: without it each job pays about 0.3 s more."""
 	from huf.ai.engine.warmup import warm_up
 
-	litellm = _litellm()
+	litellm = load_litellm()
 	import openai.resources  # noqa: F401
 
 	warm_up(litellm)
@@ -199,7 +144,7 @@ def normalize_model_name(model: str, provider: str | None, api_base: str | None 
 		return model
 	if prefix:
 		return f"{prefix}/{model}"
-	if api_base or model not in _litellm().model_cost:
+	if api_base or model not in load_litellm().model_cost:
 		return f"openai/{model}"
 	return model
 
@@ -316,7 +261,7 @@ def _stream_once(request: LLMRequest, model: str, on_delta: Callable[[str], None
 	``on_delta`` (the caller's own, such as a reply over its size limit) passes through unchanged."""
 	spec = request.model
 	assembler = _Assembler(model)
-	feed = Feed(_litellm().completion, _completion_kwargs(request, model))
+	feed = Feed(load_litellm().completion, _completion_kwargs(request, model))
 	try:
 		while True:
 			kind, item = feed.next(deadline, should_cancel)
@@ -416,6 +361,7 @@ def read_usage(usage: Any) -> Usage:
 
 
 __all__ = [
+	"DEFAULT_DEADLINE",
 	"Cancelled",
 	"LLMError",
 	"LLMRequest",

@@ -6,10 +6,9 @@ from __future__ import annotations
 import re
 import time
 from email.utils import parsedate_to_datetime
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-	from huf.ai.engine.llm import ModelSpec, ModelTurn
+from huf.ai.engine.litellm_import import load_litellm
+from huf.ai.engine.llm_types import ModelSpec, ModelTurn
 
 # ADR-024: wording providers use when a model does not exist or this key may not use it.
 MODEL_UNAVAILABLE_MARKERS = (
@@ -53,20 +52,18 @@ class LLMError(Exception):
 class Cancelled(LLMError):
 	"""The caller asked to stop. ``partial`` holds what the model had produced by then."""
 
-	def __init__(self, message: str = "The run was stopped.", partial: "ModelTurn | None" = None):
+	def __init__(self, message: str = "The run was stopped.", partial: ModelTurn | None = None):
 		super().__init__("cancelled", message, model=partial.model if partial else "")
 		self.partial = partial
 
 
-def classify(error: Exception, model: str, spec: "ModelSpec") -> LLMError:
+def classify(error: Exception, model: str, spec: ModelSpec) -> LLMError:
 	"""Map a LiteLLM/OpenAI/network exception to an LLMError whose message says what to do.
 
 	Order matters, because LiteLLM 1.97 wraps failures loosely: a refused connection arrives as an
 	InternalServerError (500), a stream cut mid-way as MidStreamFallbackError (500), and OpenAI's
 	403 ``model_not_found`` as a plain APIError."""
-	from huf.ai.engine.llm import _litellm
-
-	litellm = _litellm()
+	litellm = load_litellm()
 	cause = scrub(deepest_message(error), spec.api_key)
 	status = getattr(error, "status_code", None)
 	status = status if isinstance(status, int) else None

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 import frappe
 
 from huf.ai.engine.knowledge.context import Section, fit
+from huf.ai.engine.litellm_import import load_litellm
 from huf.ai.knowledge import retriever
 
 PER_SOURCE = 20  # passages looked at per source before the budget decides
@@ -44,9 +45,7 @@ def build_knowledge_context(agent, query: str, model: str) -> KnowledgeUse:
 
 def token_counter(model: str):
 	"""Tokens of a text as ``model`` counts them (LiteLLM's tokenizers, bundled: no download)."""
-	from huf.ai.engine.llm import _litellm
-
-	litellm = _litellm()
+	litellm = load_litellm()
 
 	def count(text: str) -> int:
 		try:

@@ -22,6 +22,7 @@ import frappe
 from frappe import _
 from frappe.utils import now_datetime
 
+from huf.ai.engine.knowledge.chunking import chunk_document
 from huf.ai.engine.knowledge.types import KnowledgeError
 from huf.ai.knowledge import inputs, store
 
@@ -177,8 +178,6 @@ def index_input(source_name: str, input_name: str, lock) -> None:
 
 
 def _store(source, input_name: str, document, lock) -> int:
-	from huf.ai.engine.knowledge.chunking import chunk_document
-
 	chunks = chunk_document(document, input_name, chunk_size=source.chunk_size or 512, chunk_overlap=source.chunk_overlap or 0)
 	index = store.open_index(source)
 	try:
@@ -359,8 +358,6 @@ def _rebuild(source_name: str, lock) -> None:
 
 
 def _rebuild_input(source, index, name: str, seen: dict[str, str], lock) -> dict:
-	from huf.ai.engine.knowledge.chunking import chunk_document
-
 	row = frappe.get_doc("Knowledge Input", name)
 	try:
 		document, digest = inputs.read(row)

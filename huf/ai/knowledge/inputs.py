@@ -8,7 +8,9 @@ import os
 import frappe
 from frappe import _
 
+from huf.ai.engine.knowledge.extract import check, extract
 from huf.ai.engine.knowledge.types import Document, ExtractError, Segment
+from huf.ai.engine.knowledge.urls import fetch_document
 from huf.ai.outbound import allowed_hosts
 
 MAX_FILE_BYTES = 100 * 1024 * 1024
@@ -26,8 +28,6 @@ def read(row) -> tuple[Document, str]:
 
 
 def _file(row) -> tuple[Document, str]:
-	from huf.ai.engine.knowledge.extract import check, extract
-
 	file = _file_doc(row.file)
 	path = file.get_full_path()
 	name = file.file_name or os.path.basename(path)
@@ -49,8 +49,6 @@ def _file_doc(file_url: str):
 
 
 def _url(row) -> tuple[Document, str]:
-	from huf.ai.engine.knowledge.urls import fetch_document
-
 	document, body = fetch_document(row.url, max_bytes=MAX_URL_BYTES, timeout=URL_TIMEOUT, allow=allowed_hosts())
 	title = row.title if row.title and row.title != row.url else document.title
 	return Document(title or row.url, document.kind, document.segments), hashlib.sha256(body).hexdigest()

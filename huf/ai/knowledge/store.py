@@ -10,8 +10,11 @@ import shutil
 import frappe
 from frappe import _
 
-from huf.ai.engine.knowledge.backends.base import Backend, open_backend
+from huf.ai.engine.knowledge.backends.base import Backend
+from huf.ai.engine.knowledge.backends.open import open_backend
+from huf.ai.engine.knowledge.embed import make_embedder
 from huf.ai.engine.knowledge.types import Embedder, StoreConfig
+from huf.ai.engine.llm import normalize_model_name
 
 VECTOR_KINDS = ("sqlite_vec", "chroma")
 FILE_SUFFIXES = (".sqlite3", ".sqlite3-wal", ".sqlite3-shm", ".chroma")  # what a generation keeps on disk
@@ -52,9 +55,6 @@ def embedder_for(source) -> Embedder | None:
 	"""The source's embedding function, with its provider's key decrypted for this process only."""
 	if source.knowledge_type not in VECTOR_KINDS:
 		return None
-	from huf.ai.engine.knowledge.embed import make_embedder
-	from huf.ai.engine.llm import normalize_model_name
-
 	if not source.embedding_provider or not source.embedding_model:
 		frappe.throw(
 			_("The knowledge source {0} searches by meaning and needs an Embedding Provider and an Embedding Model.").format(

@@ -53,7 +53,7 @@ BUILTIN_TOOLS = [
 		"description": "Extract the text of a document or image on this site: PDF (scanned too, where the provider reads them), "
 		"Word, Excel, PowerPoint, HTML, text files, and images through a vision model. Pass file_id when you have it. "
 		"Returns the text in Markdown, page by page, with the file's SHA-256 (file_hash).",
-		"function_path": "huf.ai.sdk_tools.handle_ocr_document",
+		"function_path": "huf.ai.tools.ocr.ocr_document",
 		"parameters": [
 			{"fieldname": "file_id", "type": "string", "description": "The File's ID (preferred)."},
 			{"fieldname": "file_url", "type": "string", "description": "The file's address, e.g. /private/files/invoice.pdf."},
@@ -63,3 +63,10 @@ BUILTIN_TOOLS = [
 		],
 	},
 ]
+
+# Where Huf's tool functions used to be (old dotted path -> where it lives now). Tools that still
+# name an old path keep working (``custom.allowed_function`` follows this), and the patch
+# ``huf.patches.move_tool_function_paths`` rewrites stored tools to the new path.
+MOVED_FUNCTIONS = {
+	"huf.ai.sdk_tools.handle_ocr_document": "huf.ai.tools.ocr.ocr_document",
+}

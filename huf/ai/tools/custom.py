@@ -6,7 +6,8 @@ Which functions a tool may call (checked when the tool is saved or synced, and a
   a name re-exported from elsewhere (``my_app.utils.system = os.system``) is refused;
 - not the standard library nor any other package that is not an installed app;
 - not Frappe itself (no Frappe function is on the allow-list: the document tool types cover Frappe);
-- not Huf itself, except Huf's own tool functions (``HUF_TOOL_FUNCTIONS``);
+- not Huf itself, except Huf's own tool functions (``HUF_TOOL_FUNCTIONS``; a path one of them had
+  before it moved is followed to where it is now, ``builtin.MOVED_FUNCTIONS``);
 - for App Provided tools, only a function of the app that declared the tool (``provider_app``).
 """
 
@@ -20,7 +21,7 @@ import re
 import frappe
 from frappe import _
 
-from huf.ai.tools.builtin import BUILTIN_TOOLS
+from huf.ai.tools.builtin import BUILTIN_TOOLS, MOVED_FUNCTIONS
 
 FUNCTION_PATH = re.compile(r"^[A-Za-z_]\w*(\.[A-Za-z_]\w*)+$")
 HUF_TOOL_FUNCTIONS = frozenset(tool["function_path"] for tool in BUILTIN_TOOLS)
@@ -48,6 +49,7 @@ def allowed_function(function_path: str | None, provider_app: str | None = None)
 	"""The function at ``function_path`` when a tool may call it; FunctionNotAllowed saying why not.
 	``provider_app``: for App Provided tools, the app that declared the tool."""
 	path = (function_path or "").strip()
+	path = MOVED_FUNCTIONS.get(path, path)
 	if not FUNCTION_PATH.match(path):
 		_refuse(_("{0} is not a dotted path to a Python function.").format(frappe.bold(path)))
 	module_name, attribute = path.rsplit(".", 1)

@@ -8,6 +8,7 @@ import frappe
 from frappe import _
 
 from huf.ai.engine.tools import ToolError
+from huf.ai.tools.files import readable_file
 
 MAX_LIST = 500
 MAX_REPORT_ROWS = 200
@@ -153,8 +154,6 @@ def attach_file_to_document(doctype: str, args: dict) -> dict:
 			raise ToolError(_("The file is {0} MB; the limit is 10 MB.").format(round(len(content) / 1048576, 1)))
 		values.update(file_name=args.get("file_name") or "attachment", content=content)
 	elif args.get("file_url"):
-		from huf.ai.sdk_tools import readable_file
-
 		source = readable_file(None, args["file_url"])  # a copy must not open a file the user may not read
 		values.update(file_url=source.file_url, file_name=args.get("file_name") or source.file_name, is_private=source.is_private)
 	else:

@@ -5,6 +5,7 @@ appears in an error message."""
 from __future__ import annotations
 
 from huf.ai.engine.knowledge.types import Embedder, KnowledgeError
+from huf.ai.engine.litellm_import import load_litellm
 from huf.ai.engine.llm_errors import scrub
 
 
@@ -24,11 +25,9 @@ def make_embedder(
 		return vectors
 
 	def _batch(texts: list[str]) -> list[list[float]]:
-		import litellm
-
 		failure = None
 		try:
-			response = litellm.embedding(model=model, input=texts, api_key=api_key, api_base=api_base, timeout=timeout)
+			response = load_litellm().embedding(model=model, input=texts, api_key=api_key, api_base=api_base, timeout=timeout)
 		except Exception as error:  # noqa: BLE001 - said in words, with the key scrubbed out
 			failure = KnowledgeError(f"The embedding model {model} failed: {scrub(str(error), api_key)[:400]}")
 		if failure is not None:  # raised out here, so not even __context__ leads back to the key

@@ -1,12 +1,10 @@
-"""The one interface every backend keeps, and the function that opens the right one."""
+"""The one interface every backend keeps (``open.py`` picks the backend for a source)."""
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
 
-from huf.ai.engine.knowledge.types import Chunk, Embedder, Hit, KnowledgeError, StoreConfig
-
-KINDS = ("sqlite_fts", "sqlite_vec", "chroma")
+from huf.ai.engine.knowledge.types import Chunk, Hit
 
 
 class Backend(ABC):
@@ -41,20 +39,3 @@ class Backend(ABC):
 	def close(self) -> None:
 		"""Release connections; safe to call twice."""
 
-
-def open_backend(config: StoreConfig, embed: Embedder | None = None) -> Backend:
-	if config.kind == "sqlite_fts":
-		from huf.ai.engine.knowledge.backends.sqlite_fts import FtsBackend
-
-		return FtsBackend(config.path)
-	if config.kind not in KINDS:
-		raise KnowledgeError(f"Unknown knowledge type {config.kind!r}; choose one of {', '.join(KINDS)}.")
-	if embed is None or config.dimension <= 0:
-		raise KnowledgeError("Searching by meaning needs an embedding model and its vector dimension.")
-	if config.kind == "sqlite_vec":
-		from huf.ai.engine.knowledge.backends.sqlite_vec import VecBackend
-
-		return VecBackend(config.path, embed, config.dimension)
-	from huf.ai.engine.knowledge.backends.chroma import ChromaBackend
-
-	return ChromaBackend(config, embed)

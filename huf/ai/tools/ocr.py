@@ -1,15 +1,18 @@
-"""Built-in tools whose work needs a site: they find the File, check the run's user may read it,
-and hand the bytes to a Frappe-free engine."""
+"""The built-in ``ocr_document`` tool: find the File, check the run's user may read it, pick the
+model, and hand the bytes to the Frappe-free reader in ``huf/ai/engine/ocr.py``."""
 
 from __future__ import annotations
 
 import frappe
 from frappe import _
 
+from huf.ai.agents import model_spec
+from huf.ai.engine.ocr import extract_document
 from huf.ai.engine.tools import ToolError
+from huf.ai.tools.files import readable_file
 
 
-def handle_ocr_document(
+def ocr_document(
 	file_id: str | None = None,
 	file_url: str | None = None,
 	pages: str | None = None,
@@ -25,8 +28,6 @@ def handle_ocr_document(
 		include_images: Ask the OCR endpoint for embedded images too (PDFs on providers with one).
 		model: An AI Model to use for OCR or vision instead of the agent's own.
 	"""
-	from huf.ai.ocr_engine import extract_document
-
 	file = readable_file(file_id, file_url)
 	spec = _model(model)
 	content = file.get_content()
@@ -35,38 +36,9 @@ def handle_ocr_document(
 	return {**result.as_dict(), "file_id": file.name}
 
 
-def readable_file(file_id: str | None, file_url: str | None):
-	"""The File named ``file_id`` or at ``file_url`` (/files/... or /private/files/...), when the
-	current user may read it. Several File records can share an address (one per document it is
-	attached to): the newest one this user may read is used. ToolError otherwise."""
-	if not file_id and not file_url:
-		raise ToolError(_("Pass file_id (preferred) or file_url."))
-	if file_id:
-		names = [file_id] if frappe.db.exists("File", file_id) else []
-	else:
-		url = file_url.strip()
-		url = (
-			url[url.index("/private/files/") :]
-			if "/private/files/" in url
-			else (url[url.index("/files/") :] if "/files/" in url else url)
-		)
-		names = frappe.get_all("File", filters={"file_url": url}, pluck="name", order_by="creation desc")
-	if not names:
-		raise ToolError(_("There is no file {0} on this site.").format(file_id or file_url))
-	for name in names:
-		file = frappe.get_doc("File", name)
-		if file.has_permission("read"):
-			if file.is_folder:
-				raise ToolError(_("{0} is a folder, not a file.").format(file.file_name))
-			return file
-	raise ToolError(_("You may not read the file {0}.").format(file.file_name or file_id or file_url))
-
-
 def _model(model: str | None):
 	"""The AI Model to read with: the one the model asked for, when it is enabled and the run's user
 	may read it (Frappe's permission on AI Model), else the agent's own."""
-	from huf.ai.agents import model_spec
-
 	if model:
 		doc = frappe.db.exists("AI Model", model) and frappe.get_cached_doc("AI Model", model)
 		if not doc or not doc.has_permission("read"):

@@ -6,7 +6,7 @@ from __future__ import annotations
 import base64
 
 from huf.ai.engine.llm import ModelSpec
-from huf.ai.ocr_engine import extract_document
+from huf.ai.engine.ocr import extract_document
 from tests.engine.test_knowledge_extract import pdf_pages
 
 PDF = pdf_pages("Invoice 1001", "Total 250 EUR", "Thank you")

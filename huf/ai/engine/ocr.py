@@ -7,7 +7,7 @@
   (the knowledge extractors; no model, no cost).
 - Images: ``vision``, a vision model asked to transcribe the image.
 
-No Frappe here: the caller passes the bytes and the model to use."""
+No Frappe here: the caller (``huf/ai/tools/ocr.py``) passes the bytes and the model to use."""
 
 from __future__ import annotations
 
@@ -16,7 +16,9 @@ from dataclasses import dataclass, field, replace
 
 from huf.ai.engine import llm
 from huf.ai.engine.attachments import IMAGE_TYPES, extension, sha256
+from huf.ai.engine.knowledge.extract import extract
 from huf.ai.engine.knowledge.types import KnowledgeError
+from huf.ai.engine.litellm_import import load_litellm
 from huf.ai.engine.llm_errors import scrub
 
 OCR_PROVIDERS = {"mistral", "azure", "azure ai", "gemini", "google", "vertex ai", "vertex_ai"}
@@ -83,8 +85,6 @@ def extract_document(
 
 
 def _local(result: Extraction, file_name: str, data: bytes, pages: list[int] | None) -> Extraction:
-	from huf.ai.engine.knowledge.extract import extract
-
 	document = extract(file_name, data, pages=pages)
 	result.pages = [{"page": _number(s.locator, i), "text": s.text} for i, s in enumerate(document.segments)]
 	result.text = document.text
@@ -99,7 +99,7 @@ def _number(locator: str, index: int) -> int:
 
 
 def _ocr(result: Extraction, data: bytes, pages: list[int] | None, model: llm.ModelSpec, include_images: bool) -> Extraction:
-	litellm = llm._litellm()
+	litellm = load_litellm()
 	if model.provider.strip().lower() == "mistral" and "ocr" not in model.model.lower():
 		model = replace(model, model=MISTRAL_OCR_MODEL)  # a chat model cannot read documents
 	name = llm.normalize_model_name(model.model, model.provider, model.api_base)
