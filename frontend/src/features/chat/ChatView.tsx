@@ -84,8 +84,17 @@ export function ChatView({ agent, allowFiles, conversation, onConversation }: Ch
 		}
 	};
 
-	const stop = () => {
-		if (live?.answer.run) void chatApi.cancel(live.answer.run);
+	const [stopping, setStopping] = useState<string | null>(null); // the run asked to stop
+	const stop = async () => {
+		const run = live?.answer.run;
+		if (!run) return;
+		setStopping(run);
+		try {
+			await chatApi.cancel(run);
+		} catch (error) {
+			setStopping(null);
+			setLive((current) => current && { ...current, answer: { ...current.answer, error: `It could not be stopped: ${(error as Error).message}` } });
+		}
 	};
 
 	const items: ChatItem[] = useMemo(() => {
@@ -141,7 +150,7 @@ export function ChatView({ agent, allowFiles, conversation, onConversation }: Ch
 				) : null}
 				<div ref={logEnd} />
 			</div>
-			<Composer agent={agent} allowFiles={allowFiles} busy={busy} onSend={(text, files) => void send(text, files.map((f) => ({ file: f.name, file_name: f.file_name, file_url: f.file_url })))} onStop={stop} />
+			<Composer agent={agent} allowFiles={allowFiles} busy={busy} stopping={Boolean(busy && stopping && stopping === live?.answer.run)} onSend={(text, files) => void send(text, files.map((f) => ({ file: f.name, file_name: f.file_name, file_url: f.file_url })))} onStop={() => void stop()} />
 		</div>
 	);
 }
