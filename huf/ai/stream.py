@@ -1,6 +1,6 @@
 """``/huf/stream/<agent>`` (POST: queue a run and stream its events), ``/huf/stream/run/<run>``
-(GET, EventSource-compatible: attach to a run, honouring Last-Event-ID) and ``/huf/stream`` (GET: a
-page for trying an agent from a browser). Server-sent events with
+(GET, EventSource-compatible: attach to a run, honouring Last-Event-ID) and ``/huf/stream`` (GET,
+the old try-out page: it sends browsers to the web app's chat). Server-sent events with
 names (status, delta, snapshot, tool_call, tool_result, complete, error), ids from the run's event
 log, and a keepalive comment every 15 s. A reader attaching with no text yet gets the text so far
 once, as a snapshot, then the deltas (see ``engine/wire.py``). The run itself always executes in a
@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import time
+from urllib.parse import urlencode
 
 import frappe
 from frappe import _
@@ -18,7 +19,7 @@ from werkzeug.wrappers import Response
 
 from huf.ai import event_log, runs
 from huf.ai.conversations import caller_channel
-from huf.permissions import check_run_access, runnable_agents
+from huf.permissions import check_run_access
 
 KEEPALIVE_MS = 15_000
 MAX_STREAM_SECONDS = 3600
@@ -75,18 +76,10 @@ class StreamRenderer(BaseRenderer):
 
 
 def try_out_page() -> Response:
-	"""The page for trying an agent: pick one, type, watch the answer arrive."""
-	user = frappe.session.user
-	html = frappe.render_template(
-		"templates/huf_stream.html",
-		{
-			"agents": runnable_agents(user),
-			"signed_in": user != "Guest",
-			"full_name": frappe.utils.get_fullname(user),
-			"csrf_token": frappe.sessions.get_csrf_token() if user != "Guest" else "",
-		},
-	)
-	return Response(html, status=200, headers={"Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store"})
+	"""Chat in the web app, with the agent (and conversation) the address names preselected."""
+	asked = {key: frappe.form_dict.get(key) for key in ("agent", "conversation") if frappe.form_dict.get(key)}
+	location = "/huf/chat" + (f"?{urlencode(asked)}" if asked else "")
+	return Response(status=302, headers={"Location": location, "Cache-Control": "no-store"})
 
 
 def sse(run: str, after: str) -> Response:

@@ -20,7 +20,9 @@ ASSET_URL = "/assets/huf/frontend/"
 
 def get_context(context):
 	if frappe.session.user == "Guest":
-		frappe.local.flags.redirect_location = "/login?redirect-to=" + frappe.utils.quote(frappe.request.path)
+		query = frappe.request.query_string.decode()  # e.g. the agent a link asks for: keep it
+		back = frappe.request.path + (f"?{query}" if query else "")
+		frappe.local.flags.redirect_location = "/login?redirect-to=" + frappe.utils.quote(back)
 		raise frappe.Redirect(302)  # temporary: the same address works once signed in
 	context.no_cache = 1
 	context.csrf_token = frappe.sessions.get_csrf_token()

@@ -1,9 +1,10 @@
-"""A person chatting in a real browser: Agent Chat in the Desk and the /huf/stream try-out page."""
+"""A person chatting in a real browser. There is one chat, the web app's (/huf/chat): Agent Chat in
+the Desk and the old /huf/stream try-out address both open it, signed in as the same person."""
 
 from __future__ import annotations
 
 import json
-import time
+from urllib.parse import parse_qs, quote, urlparse
 
 import frappe
 from playwright.sync_api import expect
@@ -20,21 +21,15 @@ def run_status(conversation: str) -> str | None:
 	return frappe.db.get_value("Agent Run", {"conversation": conversation, "parent_run": ["is", "not set"]}, "status")
 
 
-def open_chat(page, agent: str):
-	page.goto("/app/agent-chat")
-	page.locator('[data-huf="agent"]').select_option(agent)
-
-
-def send_in_chat(page, agent: str, message: str) -> None:
-	"""In Agent Chat: pick the agent, write the message, press Send."""
-	open_chat(page, agent)
-	page.get_by_label("Message").fill(message)
+def send(page, agent: str, message: str) -> None:
+	page.get_by_label(f"Message to {agent}").fill(message)
 	page.get_by_role("button", name="Send").click()
 
 
-def test_desk_chat_streams_shows_tools_survives_a_closed_tab_and_takes_a_rating(site, llm, workers, web, signed_in):
+def test_desk_agent_chat_opens_the_chat_for_its_agent_and_conversation(site, llm, workers, web, signed_in):
 	fixtures.tool("huf_e2e_list", "Get List", "ToDo")
 	agent = fixtures.agent(llm, name="Browser Chat Agent", allow_chat=1, tools=("huf_e2e_list",))
+	fixtures.agent(llm, name="Another Chat Agent", allow_chat=1)  # listed first: the link's agent must win
 	user = make_user("desk-chatter@huf.test", ["Huf User"])
 	llm.script(
 		tool_calls([("c1", "huf_e2e_list", json.dumps({"limit": 1}))]),
@@ -42,22 +37,26 @@ def test_desk_chat_streams_shows_tools_survives_a_closed_tab_and_takes_a_rating(
 	)
 	workers.start(1)
 	page = signed_in(user)
-	send_in_chat(page, agent, "Count to six")
+	page.goto(f"/app/agent-chat?agent={quote(agent)}")
+	page.wait_for_url(f"**/huf/chat/{quote(agent)}")  # the Desk page hands over to the web app's chat
+	expect(page.get_by_label("Agent", exact=True)).to_have_value(agent)
+	send(page, agent, "Count to six")
 
 	# the first run of the browser tests: a new worker imports LiteLLM before it answers
-	page.locator(".huf-chip", has_text="huf_e2e_list").wait_for(timeout=60_000)
-	page.locator(".huf-msg.agent", has_text="Here is").wait_for()
+	page.get_by_test_id("tool-step").filter(has_text="huf_e2e_list").wait_for(timeout=60_000)
+	page.get_by_test_id("answer").filter(has_text="Here is").wait_for()
 	conversation = frappe.db.get_value("Agent Conversation", {"agent": agent, "user": user}, "name")
 	assert run_status(conversation) == "Started"  # text is on screen while the run is still going
 
 	page.close()  # the tab closes mid-answer; the run goes on
 	again = signed_in(user)
-	open_chat(again, agent)
+	again.goto(f"/app/agent-chat?agent={quote(agent)}&conversation={conversation}")
+	again.wait_for_url(f"**/huf/chat/{quote(agent)}/{conversation}")
 	wait_for(lambda: run_status(conversation) == "Success", message="the run to finish")
-	final = again.locator(".huf-msg.agent", has_text="one two three four five six")
-	final.get_by_role("button", name="Good answer").wait_for()  # the finished answer, from the history
+	final = again.get_by_test_id("answer").filter(has_text="one two three four five six")
+	expect(final.get_by_test_id("usage")).to_be_visible(timeout=30_000)  # the finished answer
 	assert final.locator("strong").inner_text() == "the count"  # markdown, rendered
-	assert again.locator(".huf-chip", has_text="huf_e2e_list: done").count() == 1
+	expect(final.get_by_test_id("tool-step")).to_contain_text("Done")
 
 	final.get_by_role("button", name="Good answer").click()
 	expect(final.get_by_role("button", name="Good answer")).to_have_attribute("aria-pressed", "true")
@@ -72,54 +71,55 @@ def test_model_text_is_shown_never_run(site, llm, workers, web, signed_in):
 	llm.script(text('Look: <img src="x" onerror="window.hufPwned=1"><script>window.hufPwned=2</script> [link](javascript:window.hufPwned=3)'))
 	workers.start(1)
 	page = signed_in(user)
-	send_in_chat(page, agent, "show me")
+	page.goto(f"/huf/chat/{quote(agent)}")
+	send(page, agent, "show me")
 	wait_for(lambda: run_status(frappe.db.get_value("Agent Conversation", {"agent": agent, "user": user}, "name")) == "Success")
-	bubble = page.locator(".huf-msg.agent", has_text="Look:")
-	bubble.wait_for()  # the reloaded history, after the live one
+	bubble = page.get_by_test_id("answer").filter(has_text="Look:")
+	expect(bubble).to_have_attribute("data-status", "done")
 	assert bubble.locator("img, script").count() == 0
 	assert not [a for a in bubble.locator("a").all() if (a.get_attribute("href") or "").lower().startswith("javascript")]
 	assert page.evaluate("window.hufPwned") is None
 
 
-def test_try_out_page_streams_an_answer_and_can_stop_it(site, llm, workers, web, signed_in):
-	agent = fixtures.agent(llm, name="Try Out Agent")
+def test_the_try_out_address_opens_the_chat_where_an_answer_streams_and_stops(site, llm, workers, web, signed_in):
+	agent = fixtures.agent(llm, name="Try Out Agent", allow_chat=1)
 	user = make_user("tryout@huf.test", ["Huf User"])
 	llm.script(text("alpha beta gamma", chunks=3, delay=0.3), text("one two three four five six seven eight nine ten", chunks=10, delay=0.5))
 	workers.start(1)
 	page = signed_in(user)
-	page.goto("/huf/stream")
-	page.get_by_label("Agent", exact=True).select_option(agent)
-	page.get_by_label("Message").fill("Say three words")
-	page.get_by_role("button", name="Send").click()
-	page.locator("#answer", has_text="alpha").wait_for()
-	first_text = time.monotonic()
-	page.get_by_role("status").filter(has_text="Done.").wait_for()
-	assert page.locator("#answer").inner_text() == "alpha beta gamma"
-	assert time.monotonic() - first_text > 0.3  # the first words were on screen well before the end
-	assert "tokens" in page.locator("#usage").inner_text()
+	page.goto(f"/huf/stream?agent={quote(agent)}")
+	page.wait_for_url(f"**/huf/chat/{quote(agent)}")
+	send(page, agent, "Say three words")
+	answer = page.get_by_test_id("answer").filter(has_text="alpha")
+	answer.wait_for()
+	expect(answer.get_by_test_id("usage")).to_contain_text("tokens", timeout=30_000)
+	assert answer.locator(".prose-chat").inner_text().strip() == "alpha beta gamma"
 
-	page.get_by_label("Message").fill("Count to ten")
-	page.get_by_role("button", name="Send").click()
-	page.locator("#answer", has_text="two").wait_for()
+	send(page, agent, "Count to ten")
+	counting = page.get_by_test_id("answer").filter(has_text="two")
+	counting.wait_for()
 	page.get_by_role("button", name="Stop").click()
-	page.get_by_role("status").filter(has_text="Stopped.").wait_for()
-	assert "ten" not in page.locator("#answer").inner_text()
+	expect(counting).to_have_attribute("data-status", "cancelled", timeout=30_000)
+	assert "ten" not in counting.inner_text()
 
 
-def test_a_visitor_who_is_not_signed_in_can_try_an_agent_open_to_guests(site, llm, workers, web, browser):
-	agent = fixtures.agent(llm, name="Guest Try Agent", allow_guest=1)
-	llm.script(text("hello visitor", chunks=2, delay=0.2))
-	workers.start(1)
+def test_a_visitor_who_is_not_signed_in_is_asked_to_sign_in_then_chats(site, llm, web, browser):
+	agent = fixtures.agent(llm, name="Visitor Chat Agent", allow_chat=1)
+	user = make_user("visitor-chat@huf.test", ["Huf User"])
+	from frappe.utils.password import update_password
+
+	update_password(user, "huf-Test-pw-1")
+	frappe.db.commit()
 	context = browser.new_context(base_url=web.base, extra_http_headers={"X-Frappe-Site-Name": web.site})
 	try:
 		page = context.new_page()
-		page.goto("/huf/stream")
-		assert page.get_by_role("link", name="Sign in").count() == 1
-		assert page.get_by_role("button", name="Stop").count() == 0  # a visitor cannot stop runs
-		page.get_by_label("Agent", exact=True).select_option(agent)
-		page.get_by_label("Message").fill("hi")
-		page.get_by_role("button", name="Send").click()
-		page.get_by_role("status").filter(has_text="Done.").wait_for(timeout=30_000)
-		assert page.locator("#answer").inner_text() == "hello visitor"
+		page.goto(f"/huf/stream?agent={quote(agent)}")
+		page.wait_for_url("**/login**")
+		assert parse_qs(urlparse(page.url).query)["redirect-to"] == ["/huf/chat?agent=Visitor+Chat+Agent"]
+		page.locator("#login_email").fill(user)
+		page.locator("#login_password").fill("huf-Test-pw-1")
+		page.locator(".btn-login").first.click()
+		page.wait_for_url(f"**/huf/chat/{quote(agent)}", timeout=30_000)
+		expect(page.get_by_label(f"Message to {agent}")).to_be_visible()
 	finally:
 		context.close()

@@ -269,8 +269,8 @@ class Web:
 		session = requests.Session()
 		session.headers.update(self.site_header())
 		session.post(self.base + "/api/method/login", json={"usr": user, "pwd": password}, timeout=30).raise_for_status()
-		page = session.get(self.base + "/huf/stream", timeout=30).text
-		return session, re.search(r"HUF_CSRF_TOKEN = \"([^\"]+)\"", page).group(1)
+		page = session.get(self.base + "/huf", timeout=30).text  # the web app's page carries the token
+		return session, re.search(r'"csrf_token": "([^"]+)"', page).group(1)
 
 	def post(self, path: str, data: dict, headers: dict):
 		import requests

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import time
+from urllib.parse import parse_qs, urlparse
 
 import frappe
 import requests
@@ -234,15 +235,18 @@ def test_stop_mid_stream_records_cancelled_with_the_text_so_far(site, llm, worke
 	assert shown.startswith("one two ") and not shown.endswith("eight")
 
 
-def test_the_try_out_page_lists_the_agents_a_person_may_use(site, llm, web):
-	mine = fixtures.agent(llm, name="Page Agent")
-	guest_agent = fixtures.agent(llm, name="Public Page Agent", allow_guest=1)
+def test_the_old_try_out_address_opens_the_chat_for_the_agent_it_names(site, llm, web):
+	agent = fixtures.agent(llm, name="Page Agent", allow_chat=1)
 	session, _token = web.login(make_user("visitor@huf.test", ["Huf User"]))
-	page = session.get(f"{web.base}/huf/stream", timeout=30)
-	assert page.status_code == 200 and page.headers["Content-Type"].startswith("text/html")
-	assert "Try an agent" in page.text and f'value="{mine}"' in page.text and f'value="{guest_agent}"' in page.text
-	anonymous = requests.get(f"{web.base}/huf/stream", headers=web.site_header(), timeout=30).text
-	assert f'value="{guest_agent}"' in anonymous and f'value="{mine}"' not in anonymous and "Sign in" in anonymous
+	asked = session.get(f"{web.base}/huf/stream", params={"agent": agent}, allow_redirects=False, timeout=30)
+	assert asked.status_code == 302 and asked.headers["Location"].endswith("/huf/chat?agent=Page+Agent")
+	plain = session.get(f"{web.base}/huf/stream", allow_redirects=False, timeout=30)
+	assert plain.status_code == 302 and plain.headers["Location"].endswith("/huf/chat")
+	page = session.get(f"{web.base}/huf/stream", params={"agent": agent}, timeout=30)
+	assert page.status_code == 200 and "window.HUF_BOOT" in page.text  # the web app, which opens that chat
+	anonymous = requests.get(f"{web.base}/huf/stream", params={"agent": agent}, headers=web.site_header(), timeout=30)
+	assert anonymous.url.split("?")[0].endswith("/login")
+	assert parse_qs(urlparse(anonymous.url).query)["redirect-to"] == ["/huf/chat?agent=Page+Agent"]  # back to it after signing in
 
 
 def test_open_streams_hold_no_database_connection(site, llm, web):

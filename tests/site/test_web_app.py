@@ -28,7 +28,7 @@ def test_the_shell_serves_every_address_under_huf_with_boot_data_and_leaves_stre
 	script = re.search(r'<script type="module" src="(/assets/huf/frontend/assets/[^"]+\.js)"', page.text)
 	assert script, "the page loads the built app named in Vite's manifest"
 	assert session.get(web.base + script.group(1), timeout=30).status_code == 200
-	assert "Try an agent" in session.get(web.base + "/huf/stream", timeout=30).text  # not the app's shell
+	assert session.get(web.base + "/huf/stream", allow_redirects=False, timeout=30).status_code == 302  # not the app's shell
 	guest = session.__class__()
 	guest.headers.update(web.site_header())
 	refused = guest.get(web.base + "/huf/runs", allow_redirects=False, timeout=30)

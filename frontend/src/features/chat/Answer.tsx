@@ -45,14 +45,16 @@ function ToolStepView({ step }: { step: ToolStep }) {
 	);
 }
 
+type Feedback = "Thumbs Up" | "Thumbs Down";
+
 function Rating({ answer }: { answer: AnswerItem }) {
 	const [feedback, setFeedback] = useState(answer.feedback);
-	const [asking, setAsking] = useState(false);
+	const [asking, setAsking] = useState<Feedback | null>(null); // the rating a comment goes with
 	const [comment, setComment] = useState("");
 	const [error, setError] = useState<string | null>(null);
 	if (!answer.message) return null;
 	const message = answer.message;
-	const rate = async (value: "Thumbs Up" | "Thumbs Down", comments?: string) => {
+	const rate = async (value: Feedback, comments?: string) => {
 		try {
 			await chatApi.rate(message, value, comments);
 			setFeedback(value);
@@ -66,17 +68,29 @@ function Rating({ answer }: { answer: AnswerItem }) {
 			<Button variant="ghost" size="icon" aria-label="Good answer" aria-pressed={feedback === "Thumbs Up"} onClick={() => void rate("Thumbs Up")}>
 				<ThumbsUp className={cn("h-4 w-4", feedback === "Thumbs Up" && "fill-current text-green-700")} aria-hidden />
 			</Button>
-			<Button variant="ghost" size="icon" aria-label="Bad answer" aria-pressed={feedback === "Thumbs Down"} onClick={() => setAsking(true)}>
+			<Button variant="ghost" size="icon" aria-label="Bad answer" aria-pressed={feedback === "Thumbs Down"} onClick={() => setAsking("Thumbs Down")}>
 				<ThumbsDown className={cn("h-4 w-4", feedback === "Thumbs Down" && "fill-current text-red-700")} aria-hidden />
 			</Button>
+			{feedback === "Thumbs Up" ? (
+				<Button variant="ghost" size="sm" onClick={() => setAsking("Thumbs Up")}>
+					Add a comment
+				</Button>
+			) : null}
 			{error ? <span className="text-xs text-red-700">{error}</span> : null}
-			<Dialog open={asking} onOpenChange={setAsking} title="What was wrong?" description="Your comment helps whoever looks after this agent. It is optional.">
+			<Dialog
+				open={asking !== null}
+				onOpenChange={(open) => {
+					if (!open) setAsking(null);
+				}}
+				title={asking === "Thumbs Up" ? "What was good?" : "What was wrong?"}
+				description="Your comment helps whoever looks after this agent. It is optional."
+			>
 				<form
 					className="grid gap-3"
 					onSubmit={(event) => {
 						event.preventDefault();
-						setAsking(false);
-						void rate("Thumbs Down", comment.trim());
+						if (asking) void rate(asking, comment.trim());
+						setAsking(null);
 					}}
 				>
 					<Field label="Comment">{(props) => <Textarea rows={3} value={comment} onChange={(e) => setComment(e.target.value)} {...props} />}</Field>
@@ -98,7 +112,7 @@ export function Answer({ answer, onRetry }: AnswerProps) {
 			{answer.text ? (
 				<div className="prose-chat rounded-lg bg-white px-4 py-2 text-sm shadow-sm ring-1 ring-slate-200" dangerouslySetInnerHTML={{ __html: renderMarkdown(answer.text) }} />
 			) : answer.status === "running" ? (
-				<p className="text-sm text-slate-500">Thinking…</p>
+				<p className="text-sm text-slate-500">{answer.waiting ? "Waiting for its turn…" : "Thinking…"}</p>
 			) : null}
 			{answer.error ? (
 				<p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-800">

@@ -1,28 +1,44 @@
-import { useQuery } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Plus } from "lucide-react";
 import { useEffect } from "react";
-import { Link, NavLink, useNavigate, useParams } from "react-router";
+import { Link, NavLink, useNavigate, useParams, useSearchParams } from "react-router";
 import { Button } from "../../components/ui/button";
 import { Select } from "../../components/ui/field";
 import { Empty, ErrorNote, Loading } from "../../components/ui/status";
 import { cn } from "../../lib/cn";
 import { useMe } from "../../lib/me";
+import { subscribe } from "../../lib/realtime";
 import { chatApi } from "./api";
 import { ChatView } from "./ChatView";
 
-const chatPath = (agent: string, conversation?: string) => `/chat/${encodeURIComponent(agent)}${conversation ? `/${encodeURIComponent(conversation)}` : ""}`;
+const chatPath = (agent: string, conversation?: string | null) => `/chat/${encodeURIComponent(agent)}${conversation ? `/${encodeURIComponent(conversation)}` : ""}`;
+const LAST_AGENT = "huf_chat_agent"; // the agent chosen last time, in this browser
 
+/** Chat at /chat/<agent>/<conversation>. Links from elsewhere (the Desk, the old try-out address) may
+ * name them as ?agent=…&conversation=… instead; without an agent, the one chosen last time opens. */
 export function ChatPage() {
 	const { agent, conversation } = useParams();
+	const [search] = useSearchParams();
 	const navigate = useNavigate();
+	const queryClient = useQueryClient();
 	const me = useMe();
 	const agents = useQuery({ queryKey: ["chat-agents"], queryFn: chatApi.agents });
-	const conversations = useQuery({ queryKey: ["conversations", agent], queryFn: () => chatApi.conversations(agent ?? ""), enabled: Boolean(agent) });
+	const current = agents.data?.find((a) => a.name === agent);
+	const conversations = useQuery({ queryKey: ["conversations", agent], queryFn: () => chatApi.conversations(agent ?? ""), enabled: Boolean(current) });
 
-	const first = agents.data?.[0]?.name;
 	useEffect(() => {
-		if (!agent && first) navigate(chatPath(first), { replace: true });
-	}, [agent, first, navigate]);
+		const names = agents.data?.map((a) => a.name) ?? [];
+		if (agent || !names.length) return;
+		const asked = search.get("agent") || null;
+		const last = localStorage.getItem(LAST_AGENT);
+		const chosen = asked ?? (last && names.includes(last) ? last : names[0]);
+		if (chosen) navigate(chatPath(chosen, asked && search.get("conversation")), { replace: true });
+	}, [agent, agents.data, search, navigate]);
+	useEffect(() => {
+		if (current) localStorage.setItem(LAST_AGENT, current.name);
+	}, [current]);
+	// A new conversation is named in the background, after its first answer.
+	useEffect(() => subscribe("agent_conversation_title", () => void queryClient.invalidateQueries({ queryKey: ["conversations"] })), [queryClient]);
 
 	if (agents.isPending) return <Loading label="Loading your agents…" />;
 	if (agents.isError) return <ErrorNote error={agents.error} />;
@@ -42,7 +58,7 @@ export function ChatPage() {
 		);
 	}
 	if (!agent) return <Loading />;
-	const current = agents.data.find((a) => a.name === agent);
+	const title = conversations.data?.find((c) => c.name === conversation)?.title;
 
 	return (
 		<div className="flex h-[calc(100vh-3.25rem)] flex-col md:h-screen md:flex-row">
@@ -62,7 +78,7 @@ export function ChatPage() {
 					New conversation
 				</Button>
 				<nav aria-label="Your conversations" className="max-h-40 overflow-y-auto md:max-h-none md:flex-1">
-					{conversations.isPending ? <Loading /> : null}
+					{conversations.isLoading ? <Loading /> : null}
 					{conversations.isError ? <ErrorNote error={conversations.error} /> : null}
 					<ul className="grid gap-0.5">
 						{conversations.data?.map((c) => (
@@ -86,12 +102,18 @@ export function ChatPage() {
 						</Button>
 					) : null}
 					<h1 className="truncate text-base font-semibold">{agent}</h1>
+					{title ? <p className="truncate text-sm text-slate-600">· {title}</p> : null}
 				</header>
 				{current ? (
 					<ChatView agent={agent} allowFiles={Boolean(current.allow_file_attachments)} conversation={conversation ?? null} onConversation={(c) => navigate(chatPath(agent, c), { replace: true })} />
 				) : (
-					<div className="p-4">
+					<div className="grid gap-2 p-4">
 						<ErrorNote error={`You can't chat with “${agent}”: it doesn't exist, isn't open for chat, or isn't shared with you.`} />
+						{me.data?.capabilities["agent.manage"] ? (
+							<Link className="text-sm text-blue-700 underline" to={`/agents/${encodeURIComponent(agent)}`}>
+								Open {agent}'s settings to try it or open it for chat
+							</Link>
+						) : null}
 					</div>
 				)}
 			</section>

@@ -16,6 +16,7 @@ export function ChatView({ agent, allowFiles, conversation, onConversation }: Ch
 	const queryClient = useQueryClient();
 	const [live, setLive] = useState<Live | null>(null);
 	const [reconnecting, setReconnecting] = useState(false);
+	const [stopping, setStopping] = useState<string | null>(null); // the run asked to stop
 	const stream = useRef<RunStream | null>(null);
 	const adopted = useRef<string | null>(null); // a conversation this view just started: keep the live answer
 	const logEnd = useRef<HTMLDivElement>(null);
@@ -84,8 +85,16 @@ export function ChatView({ agent, allowFiles, conversation, onConversation }: Ch
 		}
 	};
 
-	const stop = () => {
-		if (live?.answer.run) void chatApi.cancel(live.answer.run);
+	const stop = async () => {
+		const run = live?.answer.run;
+		if (!run) return;
+		setStopping(run);
+		try {
+			await chatApi.cancel(run);
+		} catch (error) {
+			setStopping(null);
+			setLive((current) => current && { ...current, answer: { ...current.answer, error: `It could not be stopped: ${(error as Error).message}` } });
+		}
 	};
 
 	const items: ChatItem[] = useMemo(() => {
@@ -141,7 +150,7 @@ export function ChatView({ agent, allowFiles, conversation, onConversation }: Ch
 				) : null}
 				<div ref={logEnd} />
 			</div>
-			<Composer agent={agent} allowFiles={allowFiles} busy={busy} onSend={(text, files) => void send(text, files.map((f) => ({ file: f.name, file_name: f.file_name, file_url: f.file_url })))} onStop={stop} />
+			<Composer agent={agent} allowFiles={allowFiles} busy={busy} stopping={busy && stopping !== null && stopping === live?.answer.run} onSend={(text, files) => void send(text, files.map((f) => ({ file: f.name, file_name: f.file_name, file_url: f.file_url })))} onStop={() => void stop()} />
 		</div>
 	);
 }

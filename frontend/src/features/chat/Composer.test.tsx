@@ -27,6 +27,8 @@ describe("Composer", () => {
 		expect(screen.queryByRole("button", { name: "Send" })).toBeNull();
 		await userEvent.click(screen.getByRole("button", { name: "Stop" }));
 		expect(onStop).toHaveBeenCalledOnce();
+		rerender(<Composer agent="Helper" busy stopping onSend={onSend} onStop={onStop} />);
+		expect(screen.getByRole("button", { name: "Stopping…" })).toHaveProperty("disabled", true);
 	});
 });
 

@@ -9,6 +9,7 @@ const MAX_FILES = 5;
 
 type ComposerProps = {
 	busy: boolean;
+	stopping?: boolean;
 	onSend: (text: string, files: UploadedFile[]) => void;
 	onStop: () => void;
 	agent: string;
@@ -17,7 +18,7 @@ type ComposerProps = {
 };
 
 /** Enter sends, Shift+Enter starts a new line. While an answer is being written, Stop replaces Send. */
-export function Composer({ busy, onSend, onStop, agent, allowFiles = false, upload = uploadFile }: ComposerProps) {
+export function Composer({ busy, stopping = false, onSend, onStop, agent, allowFiles = false, upload = uploadFile }: ComposerProps) {
 	const [text, setText] = useState("");
 	const [files, setFiles] = useState<UploadedFile[]>([]);
 	const [uploading, setUploading] = useState(0);
@@ -122,9 +123,9 @@ export function Composer({ busy, onSend, onStop, agent, allowFiles = false, uplo
 					className="max-h-48 min-h-[2.5rem] flex-1 resize-y rounded-md border border-slate-300 px-3 py-2 text-sm focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-blue-500"
 				/>
 				{busy ? (
-					<Button variant="outline" onClick={onStop}>
+					<Button variant="outline" onClick={onStop} disabled={stopping}>
 						<Square className="h-4 w-4" aria-hidden />
-						Stop
+						{stopping ? "Stopping…" : "Stop"}
 					</Button>
 				) : (
 					<Button type="submit" disabled={!text.trim() || uploading > 0}>

@@ -112,6 +112,12 @@ describe("applyEvent", () => {
 		expect(answer.error).toBe("Rate limit reached");
 	});
 
+	it("says the answer is waiting while its run is queued, until a worker starts it", () => {
+		const queued = applyEvent(newAnswer("live"), "status", { status: "Queued" });
+		expect(queued).toMatchObject({ status: "running", waiting: true });
+		expect(applyEvent(queued, "status", { status: "Started" })).toMatchObject({ status: "running", waiting: false });
+	});
+
 	it("keeps an earlier error event's message when the run then fails", () => {
 		const errored = applyEvent(newAnswer("live"), "error", { message: "Provider is down" });
 		expect(applyEvent(errored, "status", { status: "Failed", error: "Failed" }).error).toBe("Provider is down");

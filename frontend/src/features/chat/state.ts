@@ -14,6 +14,7 @@ export type AnswerItem = {
 	text: string;
 	tools: ToolStep[];
 	status: "running" | "done" | "failed" | "cancelled";
+	waiting: boolean; // queued: no worker has taken the run yet
 	error: string | null;
 	usage: Usage | null;
 	message: string | null; // the Agent Message that can be rated
@@ -40,7 +41,7 @@ export type StoredMessage = {
 type OpenAICall = { id: string; function: { name: string; arguments: string } };
 
 export function newAnswer(key: string, run: string | null = null): AnswerItem {
-	return { kind: "answer", key, run, text: "", tools: [], status: "running", error: null, usage: null, message: null, feedback: null };
+	return { kind: "answer", key, run, text: "", tools: [], status: "running", waiting: false, error: null, usage: null, message: null, feedback: null };
 }
 
 export type StoredRun = { status: string; response?: string | null; error_message?: string | null; input_tokens: number; output_tokens: number; total_tokens: number; total_cost: number; duration_seconds: number | null };
@@ -128,6 +129,7 @@ export function applyEvent(answer: AnswerItem, event: string, data: Record<strin
 			next.error = String(data.message ?? "The agent could not answer.");
 			break;
 		case "status":
+			next.waiting = data.status === "Queued";
 			if (data.status === "Success") next.status = "done";
 			else if (data.status === "Failed") {
 				next.status = "failed";

@@ -5,7 +5,7 @@ from frappe.model.document import Document
 
 
 class AgentChat(Document):
-	"""The chat page in the Desk: nothing is stored here; the page talks to huf.ai.agent.chat."""
+	"""Agent Chat in the Desk: nothing is stored here; the page opens the web app's chat (/huf/chat)."""
 
 	# begin: auto-generated types
 	# This code is auto-generated. Do not modify anything in this block.

@@ -1,0 +1,33 @@
+import { cleanup, render, screen } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { Answer } from "./Answer";
+import { newAnswer } from "./state";
+
+const rated: unknown[][] = [];
+vi.mock("./api", () => ({ chatApi: { rate: vi.fn(async (...args: unknown[]) => void rated.push(args)) } }));
+
+afterEach(() => {
+	cleanup();
+	rated.length = 0;
+});
+
+describe("Answer", () => {
+	it("takes a comment with a good rating as well as with a bad one", async () => {
+		render(<Answer answer={{ ...newAnswer("a"), status: "done", text: "Paris", message: "M1" }} />);
+		expect(screen.queryByRole("button", { name: "Add a comment" })).toBeNull();
+		await userEvent.click(screen.getByRole("button", { name: "Good answer" }));
+		await userEvent.click(await screen.findByRole("button", { name: "Add a comment" }));
+		await userEvent.type(screen.getByLabelText("Comment"), "Short and right");
+		await userEvent.click(screen.getByRole("button", { name: "Send rating" }));
+		expect(rated).toEqual([["M1", "Thumbs Up", undefined], ["M1", "Thumbs Up", "Short and right"]]);
+
+		await userEvent.click(screen.getByRole("button", { name: "Bad answer" }));
+		expect(screen.getByRole("dialog", { name: "What was wrong?" })).toBeTruthy();
+	});
+
+	it("says so while the answer waits for its turn", () => {
+		render(<Answer answer={{ ...newAnswer("a"), waiting: true }} />);
+		expect(screen.getByText("Waiting for its turn…")).toBeTruthy();
+	});
+});
