@@ -20,7 +20,12 @@ from huf.ai.tools import http
 def validate_url(url: str, tool_name: str | None = None) -> str:
 	"""The address a request to ``url`` goes to (under ``tool_name``'s Base URL, if given); a
 	ValidationError in words when a tool may not go there or its host is private or unknown."""
-	base_url = frappe.db.get_value("Agent Tool Function", tool_name, "base_url") if tool_name else None
+	base_url = None
+	if tool_name:
+		found = frappe.db.get_value("Agent Tool Function", tool_name, ["name", "base_url"], as_dict=True)
+		if not found:
+			frappe.throw(_("There is no tool named {0}.").format(frappe.bold(tool_name)), frappe.DoesNotExistError)
+		base_url = found.base_url
 	try:
 		address = http_tool.target(base_url, url)
 	except http_tool.ToolError as error:

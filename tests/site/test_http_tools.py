@@ -12,7 +12,7 @@ import frappe
 import pytest
 
 from huf.ai.agent.integration import get_agent_run_status, run_agent_sync
-from huf.ai.http_handler import handle_get_request, handle_http_request, handle_post_request
+from huf.ai.http_handler import handle_get_request, handle_http_request, handle_post_request, validate_url
 from tests.site import fixtures
 from tests.site.conftest import as_user, make_user, wait_for
 from tests.support.local_http import LocalServer
@@ -173,3 +173,14 @@ def test_parameters_rows_shape_the_query_or_the_body(site, server):
 	definition = json.loads(frappe.db.get_value("Agent Tool Function", get, "function_definition"))
 	assert definition["parameters"]["properties"]["params"]["properties"] == {"city": {"type": "string"}}
 	assert definition["parameters"]["required"] == ["params"]
+
+
+def test_validate_url_applies_the_tool_rules_and_the_address_check(site, server):
+	tool = http_tool("huf_t_validate", "GET", server.url("/api"), secret=False)
+	assert validate_url("/items/1", tool) == server.url("/api/items/1")
+	with pytest.raises(frappe.ValidationError, match="only reaches addresses under"):
+		validate_url("https://example.com/api", tool)
+	with pytest.raises(frappe.ValidationError, match="points to 10.20.30.40, a private network address"):
+		validate_url("http://10.20.30.40/x")
+	with pytest.raises(frappe.DoesNotExistError):
+		validate_url("/x", "huf_t_no_such_tool")
