@@ -1,11 +1,14 @@
 """Time the SSRF-safe client (engine/safe_http.py) adds to one HTTP request, against bare httpx.
 
 Both talk to the same local server (tests/support/local_http.py, 127.0.0.1 allow-listed), in
-alternating rounds so drift in the machine's load hits both alike. Two cases:
+alternating rounds so drift in the machine's load hits both alike. Three cases:
 
 - one-shot: ``safe_http.request("POST", ...)`` (what an HTTP tool or a knowledge URL does: a new
   connection, the lookup and check, the redirect loop, the deadline watchdog, the capped body read)
   against a fresh ``httpx.Client`` per request with the same SSL context (a new connection too);
+- HTTP tool: a POST tool's whole call (``engine/http_tool.run``: the address rules, the tool's
+  header, the one-shot request, the answer shaped, JSON parsed, the secret hidden) against the same
+  one-shot bare httpx request with that header;
 - pooled: a ``safe_http.client()`` reused (as the MCP transports do) against a reused
   ``httpx.Client``; after the first request both use a kept-alive connection.
 
@@ -26,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import httpx  # noqa: E402
 
-from huf.ai.engine import safe_http  # noqa: E402
+from huf.ai.engine import http_tool, safe_http  # noqa: E402
 from tests.support.local_http import LocalServer  # noqa: E402
 
 ALLOW = frozenset({"127.0.0.1"})
@@ -77,6 +80,17 @@ def main() -> None:
 				assert http.post(url, json=BODY).status_code == 200
 
 		compare("one-shot request (new connection each time)", rounds, one_shot_safe, one_shot_bare)
+		secret = {"Authorization": "Bearer sk-bench-0123456789"}
+		tool = http_tool.HttpTool("bench", "POST", server.url(""), tuple(secret.items()))
+
+		def tool_call():
+			assert http_tool.run(tool, {"url": "/echo", "body": BODY}, ALLOW)["status_code"] == 200
+
+		def tool_bare():
+			with httpx.Client(verify=context, trust_env=False) as http:
+				assert http.post(url, json=BODY, headers=secret).json()["method"] == "POST"
+
+		compare("HTTP tool call (POST tool, one-shot)", rounds, tool_call, tool_bare)
 		with safe_http.client(ALLOW) as safe, httpx.Client(verify=context, trust_env=False) as bare:
 			compare(
 				"pooled client (kept-alive connection)",

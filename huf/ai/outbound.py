@@ -22,8 +22,13 @@ def allowed_hosts() -> frozenset[str]:
 
 
 def check_model_server(url: str, provider: str) -> None:
-	"""Refuse ``url`` (an AI Provider's API Base) when its host is not found, or resolves to a
-	non-public address that is not on the allow-list: the provider's key would be sent there."""
+	"""Refuse ``url`` (an AI Provider's API Base) when Huf may not send the provider's key there."""
+	check_address(url, _("The API Base of the AI Provider {0}").format(frappe.bold(provider)), _("model requests and the provider's key"))
+
+
+def check_address(url: str, subject: str, sent: str) -> None:
+	"""Refuse ``url`` when its host is not found, or resolves to a non-public address that is not on
+	the allow-list. ``subject`` names the address in the message, ``sent`` says what would go there."""
 	parts = urlsplit(url)
 	host = parts.hostname or ""
 	port = parts.port or (443 if parts.scheme == "https" else 80)
@@ -31,17 +36,14 @@ def check_model_server(url: str, provider: str) -> None:
 		_ips, refused = resolve(host, port, allowed_hosts())
 	except (OSError, UnicodeError):
 		frappe.throw(
-			_("The API Base of the AI Provider {0} cannot be reached: the host {1} was not found. Check the address.").format(
-				frappe.bold(provider), frappe.bold(host)
-			),
+			_("{0} cannot be reached: the host {1} was not found. Check the address.").format(subject, frappe.bold(host)),
 			title=_("Server Not Found"),
 		)
 	if refused:
 		frappe.throw(
 			_(
-				"The API Base of the AI Provider {0} points to {1}, a private network address. Huf sends model requests and "
-				"the provider's key to such an address only when an administrator allows it: add {2} to huf_allowed_hosts "
-				"in the site's site_config.json."
-			).format(frappe.bold(provider), refused[0], frappe.bold(host)),
+				"{0} points to {1}, a private network address. Huf sends {2} to such an address only when an administrator "
+				"allows it: add {3} to huf_allowed_hosts in the site's site_config.json."
+			).format(subject, refused[0], sent, frappe.bold(host)),
 			title=_("Address Not Allowed"),
 		)

@@ -68,12 +68,15 @@ def world(site, llm_server, web):
 	if frappe.db.exists("Agent Trigger", {"webhook_slug": "matrix-hook"}):
 		frappe.delete_doc("Agent Trigger", frappe.db.get_value("Agent Trigger", {"webhook_slug": "matrix-hook"}), force=True)
 	trigger.insert()
+	http_tools = [  # the scripted model server stands in for an API; the answers do not matter here
+		fixtures.tool(f"matrix_http_{types.lower()}", types, base_url=llm_server.base_url, tool_type="HTTP Requests") for types in ("GET", "POST")
+	]
 	frappe.db.commit()
 	headers = {name: web.token_headers(user) for name, user in people.items()}
 	headers["guest"] = web.site_header()
 	return frappe._dict(
 		people=people, agent=agent, run=result["run"], conversation=result["conversation"], reply=reply,
-		source="Matrix Source", trigger=trigger.name, headers=headers,
+		source="Matrix Source", trigger=trigger.name, headers=headers, http_get=http_tools[0], http_post=http_tools[1],
 	)
 
 
@@ -106,6 +109,10 @@ def cases(w) -> list[Case]:
 		Case("huf.ai.triggers.api.get_trigger_overview", {"trigger": w.trigger}, {"manager"}, "GET"),
 		Case("huf.ai.triggers.api.run_trigger_now", {"trigger": w.trigger}, {"manager"}),
 		Case("huf.ai.triggers.api.send_test_delivery", {"trigger": w.trigger}, {"manager"}),
+		# trying an HTTP tool's request: only those who may change the tool (it carries the tool's headers)
+		Case("huf.ai.http_handler.handle_http_request", {"tool": w.http_get, "url": "/models"}, {"manager"}),
+		Case("huf.ai.http_handler.handle_get_request", {"tool": w.http_get, "url": "/models"}, {"manager"}),
+		Case("huf.ai.http_handler.handle_post_request", {"tool": w.http_post, "url": "/nothing", "body": {"q": 1}}, {"manager"}),
 		# the webhook takes guests by design, and only signed deliveries
 		Case("huf.ai.triggers.webhooks.receive", {"slug": "matrix-hook"}, set()),
 	]

@@ -1,7 +1,8 @@
 """A real local HTTP(S) server that records what it receives, for the outbound client's tests and
 benchmarks (stdlib only).
 
-Paths: ``/redirect?status=302&to=<url>`` answers a redirect; ``/big?size=n`` sends n bytes with no
+Paths: ``/redirect?status=302&to=<url>`` answers a redirect; ``/reply?status=404&type=text/plain&body=...``
+answers that (the body percent-encoded byte by byte); ``/big?size=n`` sends n bytes with no
 Content-Length (the end is the connection closing); ``/events`` sends two server-sent events, the
 second only after ``server.go_on`` is set (``server.waited`` says whether the client asked in time);
 anything else echoes the request as JSON (method, path, headers, body). Every request is recorded
@@ -46,6 +47,9 @@ class _Handler(http.server.BaseHTTPRequestHandler):
 		query = dict(parse_qsl(parts.query))
 		if parts.path == "/redirect":
 			return self._reply(int(query.get("status", 302)), b"", Location=query["to"])
+		if parts.path == "/reply":
+			content = dict(parse_qsl(parts.query, encoding="latin-1")).get("body", "").encode("latin-1")
+			return self._reply(int(query.get("status", 200)), content, **{"Content-Type": query.get("type", "text/plain")})
 		if parts.path == "/big":
 			self.send_response(200)
 			self.send_header("Connection", "close")

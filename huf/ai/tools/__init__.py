@@ -9,7 +9,7 @@ import frappe
 from frappe import _
 
 from huf.ai.engine.tools import Tool, ToolError
-from huf.ai.tools import custom, doctype_tools, run_agent
+from huf.ai.tools import custom, doctype_tools, http, run_agent
 from huf.ai.tools.context import RunContext
 
 
@@ -41,6 +41,8 @@ def _target(doc, ctx: RunContext):
 		return lambda args: custom.call_function(doc.function_path, args, bool(doc.pass_parameters_as_json), app)
 	if doc.types == "Run Agent":
 		return lambda args: run_agent.run_agent(doc.agent, args, ctx)
+	if doc.types in ("GET", "POST"):
+		return lambda args: http.call(doc, args)
 	frappe.throw(_("Tools of type {0} are not available yet; remove {1} from the agent.").format(doc.types, frappe.bold(doc.name)))
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import frappe
 from frappe import _
 
+from huf.ai.engine import http_tool
 from huf.ai.engine.schema import object_schema, schema_from_callable, schema_from_params
 from huf.ai.tools.custom import allowed_function
 
@@ -23,7 +24,10 @@ FILTERS = {
 def build_function_definition(doc) -> dict:
 	"""{"name", "description", "parameters"} for ``doc`` (an Agent Tool Function)."""
 	description = doc.description or ""
-	if doc.get("parameters"):
+	if doc.types in ("GET", "POST"):  # Parameters rows, if any, shape the query (GET) or the body (POST)
+		fields = schema_from_params(row.as_dict() for row in doc.parameters) if doc.get("parameters") else None
+		parameters = http_tool.parameters(doc.types, doc.base_url, fields)
+	elif doc.get("parameters"):
 		parameters = schema_from_params(row.as_dict() for row in doc.parameters)
 	elif doc.types in ("Custom Function", "App Provided"):
 		function = allowed_function(doc.function_path, (doc.provider_app or "") if doc.types == "App Provided" else None)

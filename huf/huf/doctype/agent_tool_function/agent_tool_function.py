@@ -12,6 +12,7 @@ from huf.huf.doctype.ai_provider.ai_provider import normalize_url
 TOOL_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
 PARAMETER_NAME = re.compile(r"^[a-zA-Z_][a-zA-Z0-9_]*$")
 HEADER_NAME = re.compile(r"^[!#$%&'*+.^_`|~0-9A-Za-z-]+$")
+HEADERS_SET_BY_HUF = frozenset({"host", "content-length", "transfer-encoding", "connection"})
 
 # Types that act on one DocType, chosen on the tool.
 DOCTYPE_TYPES = frozenset(
@@ -113,8 +114,20 @@ class AgentToolFunction(Document):
 		if self.types == "Run Agent" and not self.agent:
 			frappe.throw(_("Pick the agent this Run Agent tool runs."), title=_("Missing Agent"))
 		if self.types in HTTP_TYPES:
-			self.base_url = normalize_url(self.base_url, _("Base URL"))
+			self.validate_base_url()
 			self.validate_headers()
+
+	def validate_base_url(self):
+		from huf.ai.engine.http_tool import base_problem
+		from huf.ai.outbound import check_address
+
+		self.base_url = normalize_url(self.base_url, _("Base URL"))
+		if not self.base_url:
+			return
+		problem = base_problem(self.base_url)
+		if problem:
+			frappe.throw(_("The Base URL {0} {1}").format(frappe.bold(self.base_url), problem), title=_("Invalid URL"))
+		check_address(self.base_url, _("The Base URL {0}").format(frappe.bold(self.base_url)), _("this tool's requests and headers"))
 
 	def validate_function_path(self):
 		from huf.ai.tools.custom import allowed_function
@@ -130,6 +143,16 @@ class AgentToolFunction(Document):
 		allowed_function(self.function_path, self.provider_app if self.types == "App Provided" else None)
 
 	def validate_headers(self):
+		"""Header values are secrets (a Password field): they go only to the Base URL's host, so a tool
+		without a Base URL has none (a model could otherwise send them anywhere)."""
+		if self.http_headers and not self.base_url:
+			frappe.throw(
+				_(
+					"HTTP Headers are sent only to the host of the Base URL, so that a model cannot send them anywhere else. "
+					"Enter a Base URL, or remove the headers."
+				),
+				title=_("Base URL Needed"),
+			)
 		seen: set[str] = set()
 		for row in self.http_headers or []:
 			row.key = (row.key or "").strip()
@@ -144,6 +167,15 @@ class AgentToolFunction(Document):
 					title=_("Duplicate Header"),
 				)
 			seen.add(row.key.lower())
+			if row.key.lower() in HEADERS_SET_BY_HUF:
+				frappe.throw(
+					_("HTTP Headers row {0}: {1} is set by Huf itself; remove the row.").format(row.idx, frappe.bold(row.key)),
+					title=_("Invalid Header"),
+				)
+			if not row.value:
+				frappe.throw(
+					_("HTTP Headers row {0}: enter the value of {1}.").format(row.idx, frappe.bold(row.key)), title=_("Missing Value")
+				)
 
 	def validate_parameters(self):
 		seen: set[str] = set()

@@ -1,0 +1,35 @@
+"""GET and POST tools: an Agent Tool Function as the engine's ``HttpTool`` (engine/http_tool.py says
+where a model may aim it and what it reads). Header values are read from their Password field on
+every call and go nowhere but the request to the tool's Base URL."""
+
+from __future__ import annotations
+
+import json
+
+from huf.ai.engine import http_tool
+from huf.ai.engine.tools import Tool
+from huf.ai.outbound import allowed_hosts
+
+
+def http_tool_of(doc) -> http_tool.HttpTool:
+	headers = tuple((row.key, row.get_password("value", raise_exception=False) or "") for row in doc.get("http_headers") or ())
+	return http_tool.HttpTool(doc.tool_name, doc.types, doc.base_url or None, headers)
+
+
+def call(doc, args: dict) -> dict:
+	"""The model's call: the answer, or a ToolError (also for a 4xx/5xx answer)."""
+	return http_tool.run(http_tool_of(doc), args, allowed_hosts())
+
+
+def try_request(doc, args: dict) -> dict:
+	"""The same request for the "Try this request" button: always an answer, ``error`` in words when it failed."""
+	try:
+		definition = doc.function_definition or "{}"
+		definition = json.loads(definition) if isinstance(definition, str) else definition
+		Tool(doc.tool_name, "", definition.get("parameters") or {}, None).validate(args)  # as a model's arguments are
+		answer = http_tool.send(http_tool_of(doc), args, allowed_hosts())
+	except http_tool.ToolError as error:
+		return {"success": False, "status_code": None, "headers": {}, "data": None, "final_url": None, "error": str(error)}
+	if not answer["success"]:
+		answer["error"] = http_tool.failure(doc.types, answer)
+	return answer
