@@ -3,12 +3,12 @@
     create (Queued, or Started for runs that start at once) -> start -> finish | fail | cancel
 
 Every kind of run goes through here: ``chat`` (a person, an API call or a stream), ``trigger``,
-``sub-agent`` (the Run Agent tool) and ``title`` (naming a conversation); flow node runs will
-plug in with their own kind. Each change of status is one status event: in the run's event log
-(streams) and live to the run's owner. What a run costs comes from ``huf.ai.cost`` (the AI Model's
-prices); the loop sums it per model call and ``finish`` stores it.
+``sub-agent`` (the Run Agent tool) and ``title`` (naming a conversation); flow node runs plug in
+with theirs (``agent``, ``tool``, ``orchestrator``). Each change of status is one status event: in
+the run's event log (streams) and live to the run's owner. What a run costs comes from
+``huf.ai.cost`` (the AI Model's prices); the loop sums it per model call and ``finish`` stores it.
 
-Nothing here knows agents' tools or the loop, so tools (Run Agent) and the title job can use it.
+Nothing here imports agents or tools, so the Run Agent tool's sub-runs and the title job use it too.
 """
 
 from __future__ import annotations
@@ -27,8 +27,8 @@ from huf.ai import event_log
 from huf.ai.engine.loop import LoopResult
 from huf.ai.rows import insert_row, update_row, update_where
 
-# run_kind (Agent Run): how the run started. Flow node runs add "agent", "tool" and "orchestrator".
-KINDS = ("chat", "trigger", "sub-agent", "title")
+# run_kind (Agent Run's options): how the run started; the last three are for flow steps (huf-reference).
+KINDS = ("chat", "trigger", "sub-agent", "title", "agent", "tool", "orchestrator")
 UNCOUNTED_KINDS = {"title"}  # not the agent's own runs: they leave its run count alone
 CANCEL_CHECK_EVERY = 0.25  # seconds between reads of a run's cancel flag
 STATUS_FIELDS = ["name", "conversation", "status", "response", "error_message", "error_kind", "total_tokens", "total_cost"]
