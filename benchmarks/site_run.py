@@ -1,7 +1,7 @@
 """Huf's own time on a real site, against the scripted model server (instant answers).
 
 Run from the bench's sites folder with the bench's Python, on a site with Huf installed:
-    ../env/bin/python /path/to/huf/benchmarks/site_run.py --site <site> [--runs 30]
+    ../env/bin/python /path/to/huf/benchmarks/site_run.py --site <site> [--runs 30] [--only inline|cold] [--show-sql]
 
 Prints medians of: a whole run with 3 tool calls (executed inline), split into model calls, tool
 work and everything else (persistence and bookkeeping), with its SQL statement count; then the
@@ -27,6 +27,14 @@ import frappe  # noqa: E402
 
 def ms(seconds: float) -> str:
 	return f"{seconds * 1000:.1f} ms"
+
+
+def spread(values: list[float]) -> str:
+	"""Median, with the middle half and the whole range: this machine is shared, single runs vary."""
+	ordered = sorted(values)
+	quarter = len(ordered) // 4
+	middle = f"{ms(ordered[quarter])}-{ms(ordered[-quarter - 1])}"
+	return f"{ms(statistics.median(ordered)):>9}  (middle half {middle}, range {ms(ordered[0])}-{ms(ordered[-1])})"
 
 
 def setup(llm) -> str:
@@ -65,7 +73,9 @@ class Meter:
 		from huf.ai.engine import loop, tools
 
 		self.model = self.tools = 0.0
-		self.sql = 0
+		self.sql = self.tool_sql = 0
+		self.in_tool = False
+		self.statements: list[str] = []
 		real_call, real_exec, real_sql = loop.llm.stream_turn, tools.execute_tool_call, frappe.db.sql
 
 		def timed_call(*args, **kwargs):
@@ -77,13 +87,19 @@ class Meter:
 
 		def timed_exec(*args, **kwargs):
 			started = time.perf_counter()
+			self.statements.append("-- tool starts")
+			self.in_tool = True
 			try:
 				return real_exec(*args, **kwargs)
 			finally:
+				self.in_tool = False
 				self.tools += time.perf_counter() - started
+				self.statements.append("-- tool ends")
 
 		def counted_sql(*args, **kwargs):
 			self.sql += 1
+			self.tool_sql += self.in_tool
+			self.statements.append(" ".join(str(args[0]).split())[:160])
 			return real_sql(*args, **kwargs)
 
 		loop.execute_tool_call = timed_exec
@@ -92,10 +108,11 @@ class Meter:
 
 	def reset(self):
 		self.model = self.tools = 0.0
-		self.sql = 0
+		self.sql = self.tool_sql = 0
+		self.statements = []
 
 
-def measure_inline(site: str, runs: int) -> None:
+def measure_inline(site: str, runs: int, show_sql: bool = False) -> None:
 	from huf.ai.agent.integration import run_agent_sync
 	from huf.ai.engine import loop
 	from tests.support.scripted_llm import ScriptedLLM
@@ -110,10 +127,10 @@ def measure_inline(site: str, runs: int) -> None:
 			kwargs["call_model"] = meter._call
 			return real_run_loop(*args, **kwargs)
 
-		import huf.ai.runs as runs_module
+		from huf.ai import executor
 
-		runs_module.run_loop = run_loop
-		totals, model, tools, other, sql = [], [], [], [], []
+		executor.run_loop = run_loop
+		totals, model, tools, other, sql, tool_sql = [], [], [], [], [], []
 		for i in range(runs + 3):
 			script_three_tools(llm)
 			meter.reset()
@@ -128,13 +145,19 @@ def measure_inline(site: str, runs: int) -> None:
 			tools.append(meter.tools)
 			other.append(wall - meter.model - meter.tools)
 			sql.append(meter.sql)
-		print(f"3-tool-call run, inline, {runs} runs (medians):")
-		print(f"  whole run (wall):              {ms(statistics.median(totals))}")
-		print(f"  model calls (scripted server): {ms(statistics.median(model))}")
-		print(f"  tool work:                     {ms(statistics.median(tools))}")
-		print(f"  Huf persistence + bookkeeping: {ms(statistics.median(other))}")
-		print(f"  Huf time (wall - model):       {ms(statistics.median(totals) - statistics.median(model))}")
-		print(f"  SQL statements per run:        {statistics.median(sql):.0f}")
+			tool_sql.append(meter.tool_sql)
+		huf = [wall - called for wall, called in zip(totals, model)]
+		print(f"3-tool-call run, inline, {runs} runs (median, middle half, range):")
+		print(f"  whole run (wall):              {spread(totals)}")
+		print(f"  model calls (scripted server): {spread(model)}")
+		print(f"  tool work:                     {spread(tools)}")
+		print(f"  Huf persistence + bookkeeping: {spread(other)}")
+		print(f"  Huf time (wall - model):       {spread(huf)}")
+		print(f"  SQL statements per run:        {statistics.median(sql):.0f} (range {min(sql)}-{max(sql)}), of which the tools' own {statistics.median(tool_sql):.0f}")
+		if show_sql:
+			print("  statements of the last run:")
+			for number, statement in enumerate(meter.statements, 1):
+				print(f"    {number:2}. {statement}")
 
 
 def measure_cold_starts(site: str) -> None:
@@ -195,13 +218,17 @@ def main() -> None:
 	parser = argparse.ArgumentParser()
 	parser.add_argument("--site", required=True)
 	parser.add_argument("--runs", type=int, default=30)
+	parser.add_argument("--only", choices=("inline", "cold"), help="only the inline run, or only the cold starts")
+	parser.add_argument("--show-sql", action="store_true", help="print the SQL statements of the last inline run")
 	args = parser.parse_args()
 	frappe.init(site=args.site, sites_path=os.getcwd())
 	frappe.connect()
 	frappe.set_user("Administrator")
 	try:
-		measure_inline(args.site, args.runs)
-		measure_cold_starts(args.site)
+		if args.only != "cold":
+			measure_inline(args.site, args.runs, args.show_sql)
+		if args.only != "inline":
+			measure_cold_starts(args.site)
 	finally:
 		frappe.db.rollback()
 		frappe.destroy()

@@ -46,7 +46,7 @@ def make_runs(count: int) -> list[str]:
 
 	agent = fixtures.agent(None, name="Stream Concurrency Agent")
 	runs = [
-		insert_row("Agent Run", {"agent": agent, "user": "Administrator", "status": "Started", "prompt": "bench", "run_kind": "agent"})
+		insert_row("Agent Run", {"agent": agent, "user": "Administrator", "status": "Started", "prompt": "bench", "run_kind": "chat"})
 		for _ in range(count)
 	]
 	frappe.db.commit()

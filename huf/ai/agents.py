@@ -85,7 +85,7 @@ def prepare_run(agent, conversation: str, prompt, ctx: RunContext, with_history:
 		plan, summary_usage, summary_cost = _history(agent, conversation)
 		messages.extend(plan)
 	messages.append({"role": "user", "content": prompt})
-	limits = frappe.db.get_singles_dict("Agent Settings")
+	limits = frappe.get_cached_doc("Agent Settings")
 	request = llm.LLMRequest(
 		model=spec,
 		messages=messages,

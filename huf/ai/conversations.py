@@ -67,14 +67,22 @@ def resolve_conversation(
 	if user == "Guest" or not persist:
 		return new_conversation_for(agent, user, channel, external_id)
 	session = session_id(agent, channel, user, external_id)
-	mine = {"session_id": session, "user": user, "agent": agent}
-	existing = frappe.db.get_value("Agent Conversation", {**mine, "is_active": 1}, "name")
+	existing = _session_conversation(agent, user, session, active_only=True)
 	if existing:
 		return existing
 	try:
 		return _create(agent, user, channel, external_id, session)
 	except frappe.DuplicateEntryError:  # created by a concurrent request of the same caller
-		return frappe.db.get_value("Agent Conversation", mine, "name")
+		return _session_conversation(agent, user, session)
+
+
+def _session_conversation(agent: str, user: str, session: str, active_only: bool = False) -> str | None:
+	rows = frappe.db.sql(
+		f"""select name from `tabAgent Conversation` where session_id = %s and user = %s and agent = %s
+		{"and is_active = 1" if active_only else ""} order by modified desc limit 1""",
+		(session, user, agent),
+	)
+	return rows[0][0] if rows else None
 
 
 def new_conversation_for(agent: str, user: str, channel: str, external_id: str | None = None) -> str:

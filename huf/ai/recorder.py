@@ -1,15 +1,19 @@
-"""Persists a run as the loop emits it: messages and tool calls are written (and committed) when
-they happen, so a crash loses at most the step in flight and other sessions see progress at once."""
+"""Persists a run as the loop emits it, one round at a time: the rows a model round makes (its
+assistant message, its tool calls, their results) are written in one INSERT per table and committed
+together when the round's last tool returns, before the next model call. A crash loses at most the
+round in flight (whose tools' own writes are not committed either), and other sessions see each
+round as soon as it is done. The run's last rows are committed with its final status (lifecycle)."""
 
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from typing import Callable
 
 import frappe
 
 from huf.ai.engine.events import AssistantEvent, ErrorEvent, Event, ToolCallEvent, ToolResultEvent
-from huf.ai.rows import insert_row, next_sequence, update_row
+from huf.ai.rows import insert_rows, new_name, next_sequence
 
 
 @dataclass
@@ -20,97 +24,112 @@ class Recorder:
 	user: str
 	write_messages: bool = True  # False for sub-agent runs: they must not touch the parent's conversation
 	relays: list = field(default_factory=list)  # extra sinks (live streams) that get every event
-	tool_call_rows: dict[str, str] = field(default_factory=dict)  # call id -> Agent Tool Call name
+	messages: list[dict] = field(default_factory=list)  # Agent Message rows not written yet
+	tool_calls: dict[str, dict] = field(default_factory=dict)  # call id -> Agent Tool Call row not written yet
+	waiting: int = 0  # tool calls of the current round still without a result
 
 	def __call__(self, event: Event) -> None:
-		handler = getattr(self, f"_on_{event.type}", None)
+		handler = HANDLERS.get(event.type)
 		if handler:
-			handler(event)
+			handler(self, event)
 		for relay in self.relays:
 			relay(event)
 
-	def message(self, role: str, kind: str, content: str, **extra) -> str | None:
-		if not self.write_messages:
-			return None
-		return insert_row(
-			"Agent Message",
-			{
-				"conversation": self.conversation,
-				"sequence": next_sequence(self.conversation, "last_message_sequence"),
-				"agent_run": self.run,
-				"agent": self.agent,
-				"user": self.user,
-				"role": role,
-				"kind": kind,
-				"content": content,
-				"record_kind": extra.pop("record_kind", "message"),
-				"context_policy": extra.pop("context_policy", "include_full"),
-				**extra,
-			},
-		)
+	def message(self, role: str, kind: str, content: str, **extra) -> None:
+		"""Add a message to the conversation with the next ``flush``."""
+		if self.write_messages:
+			self.messages.append(
+				{
+					"conversation": self.conversation,
+					"agent_run": self.run,
+					"agent": self.agent,
+					"user": self.user,
+					"role": role,
+					"kind": kind,
+					"content": content,
+					"record_kind": extra.pop("record_kind", "message"),
+					"context_policy": extra.pop("context_policy", "include_full"),
+					**extra,
+				}
+			)
+
+	def flush(self, commit: bool = False) -> None:
+		"""Write what is waiting: the messages (numbered with one counter update) and the tool calls."""
+		if self.messages:
+			first = next_sequence(self.conversation, "last_message_sequence", len(self.messages))
+			for number, row in enumerate(self.messages):
+				row["sequence"] = first + number
+			insert_rows("Agent Message", self.messages)
+		if self.tool_calls:
+			insert_rows("Agent Tool Call", list(self.tool_calls.values()))
+		self.messages, self.tool_calls = [], {}
+		if commit:
+			frappe.db.commit()
 
 	def _on_assistant(self, event: AssistantEvent) -> None:
 		if event.tool_calls:
-			self.message(
-				"agent",
-				"Tool Call",
-				event.content,
-				record_kind="tool_call",
-				tool_calls=json.dumps([call.to_openai() for call in event.tool_calls]),
-			)
+			self.waiting = len(event.tool_calls)
+			calls = json.dumps([call.to_openai() for call in event.tool_calls])
+			self.message("agent", "Tool Call", event.content, record_kind="tool_call", tool_calls=calls)
 		else:
 			self.message("agent", "Message", event.content)
-			frappe.db.commit()
+			self.flush()  # committed with the run's final status
 
 	def _on_tool_call(self, event: ToolCallEvent) -> None:
-		self.tool_call_rows[event.call.id] = insert_row(
-			"Agent Tool Call",
-			{
-				"agent_run": self.run,
-				"conversation": self.conversation,
-				"tool": event.call.name,
-				"call_id": event.call.id,
-				"tool_args": _json_or_text(event.call.arguments),
-				"status": "Started",
-				"turn": event.turn,
-			},
-		)
-		frappe.db.commit()
+		self.tool_calls[event.call.id] = {
+			"name": new_name(),
+			"agent_run": self.run,
+			"conversation": self.conversation,
+			"tool": event.call.name,
+			"call_id": event.call.id,
+			"tool_args": _json_or_text(event.call.arguments),
+			"status": "Started",
+			"turn": event.turn,
+		}
 
 	def _on_tool_result(self, event: ToolResultEvent) -> None:
-		row = self.tool_call_rows.get(event.call.id)
-		update_row(
-			"Agent Tool Call",
-			row,
-			{
-				"status": "Success" if event.ok else "Failed",
-				"tool_result": json.dumps(event.result if event.ok else {"error": event.error}, default=str),
-				"error_message": event.detail or event.error,  # the full text: only managers may read this field
-				"duration_ms": event.duration_ms,
-			},
+		row = self.tool_calls[event.call.id]
+		row.update(
+			status="Success" if event.ok else "Failed",
+			tool_result=json.dumps(event.result if event.ok else {"error": event.error}, default=str),
+			error_message=event.detail or event.error,  # the full text: only managers may read this field
+			duration_ms=event.duration_ms,
 		)
 		self.message(
 			"tool",
 			"Tool Result",
 			event.content,
 			record_kind="tool_result",
-			tool_call=row,
+			tool_call=row["name"],
 			tool_call_id=event.call.id,
 			tool_name=event.call.name,
-			tool_status="Success" if event.ok else "Failed",
+			tool_status=row["status"],
 			context_policy="include_reference" if event.truncated else "include_full",
 		)
-		frappe.db.commit()
+		self.waiting -= 1
+		if self.waiting <= 0:  # the round is done: its rows and its tools' writes, before the next model call
+			self.flush(commit=True)
 
 	def _on_error(self, event: ErrorEvent) -> None:
 		self.message("agent", "Error", event.message, record_kind="status", context_policy="exclude")
+		self.flush()  # committed with the run's final status
 
 
-def _json_or_text(arguments: str):
+# What the recorder does with each event type; other events (deltas, usage, complete) only go to the relays.
+HANDLERS: dict[str, Callable[[Recorder, Event], None]] = {
+	"assistant": Recorder._on_assistant,
+	"tool_call": Recorder._on_tool_call,
+	"tool_result": Recorder._on_tool_result,
+	"error": Recorder._on_error,
+}
+
+
+def _json_or_text(arguments: str) -> dict:
 	try:
-		return json.loads(arguments or "{}")
+		value = json.loads(arguments or "{}")
 	except ValueError:
-		return {"unparsed_arguments": arguments}
+		value = None
+	return value if isinstance(value, dict) else {"unparsed_arguments": arguments}
 
 
 def recorded_tool_result(call_id: str) -> str | None:

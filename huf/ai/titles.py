@@ -2,20 +2,21 @@
 
 After a conversation's first successful run, a background job asks the agent's model for a short
 title from the first question and answer. The call is recorded as its own Agent Run (channel
-"title", parent_run = the run it names), so its tokens and cost show like any other. The title is
+"title", run_kind "title", parent_run = the run it names; ``huf.ai.lifecycle``), so its tokens and
+cost show like any other, though it does not count as one of the agent's runs. The title is
 only written while the conversation still has its default one: a title a person typed is kept."""
 
 from __future__ import annotations
 
 import frappe
 from frappe import _
-from frappe.utils import now_datetime, time_diff_in_seconds
 
-from huf.ai import agents
+from huf.ai import agents, lifecycle
 from huf.ai.cost import cost_function
 from huf.ai.engine import llm
+from huf.ai.engine.events import ErrorEvent
 from huf.ai.engine.llm_errors import LLMError
-from huf.ai.rows import insert_row, update_row
+from huf.ai.engine.loop import LoopResult
 
 MAX_TITLE_CHARS = 80
 EXCERPT_CHARS = 1500
@@ -43,6 +44,7 @@ def after_run(run) -> None:
 		run=run.name,
 		enqueue_after_commit=True,
 	)
+	frappe.db.commit()
 
 
 def name_conversation(conversation: str, run: str) -> str | None:
@@ -58,45 +60,26 @@ def name_conversation(conversation: str, run: str) -> str | None:
 		max_tokens=30,
 		max_retries=1,
 	)
-	started = now_datetime()
-	title_run = insert_row(
-		"Agent Run",
-		{
-			"agent": agent.name,
-			"conversation": conversation,
-			"user": source.user,
-			"channel": "title",
-			"prompt": excerpt,
-			"status": "Started",
-			"started_at": started,
-			"parent_run": run,
-			"depth": 1,
-			"provider": agent.provider,
-			"model": agent.model,
-			"run_kind": "agent",
-		},
+	title_run = lifecycle.create(
+		"title", agent, source.user, excerpt, conversation, status="Started", channel="title", parent_run=run, depth=1
 	)
 	frappe.db.commit()
 	try:
 		turn = llm.stream_turn(request)
 	except LLMError as error:
-		_finish(title_run, started, status="Failed", error_message=error.message, error_kind=error.kind)
+		lifecycle.fail(title_run, error.message, error.kind)
 		return None
 	title = clean_title(turn.content)
-	_finish(
-		title_run,
-		started,
-		status="Success" if title else "Failed",
+	result = LoopResult(
+		status="success" if title else "failed",
 		response=turn.content,
-		error_message=None if title else _("The model gave no title."),
-		input_tokens=turn.usage.input_tokens,
-		output_tokens=turn.usage.output_tokens,
-		cached_tokens=turn.usage.cached_tokens,
-		total_tokens=turn.usage.total_tokens,
-		total_cost=cost_function(agent.model)(turn.model, turn.usage),
-		model_used=turn.model,
+		usage=turn.usage,
+		cost=cost_function(agent.model)(turn.model, turn.usage),
 		turns=1,
+		model=turn.model,
+		error=None if title else ErrorEvent(kind="no_title", message=_("The model gave no title.")),
 	)
+	lifecycle.finish(title_run, result)
 	if not title:
 		return None
 	placeholders = tuple(default_titles())
@@ -119,8 +102,3 @@ def clean_title(text: str) -> str:
 	line = line.strip("\"'“”‘’*# ").rstrip(".").strip()
 	return line[:MAX_TITLE_CHARS].rstrip()
 
-
-def _finish(run: str, started, **values) -> None:
-	ended = now_datetime()
-	update_row("Agent Run", run, {**values, "ended_at": ended, "duration_seconds": time_diff_in_seconds(ended, started)})
-	frappe.db.commit()

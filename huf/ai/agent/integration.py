@@ -10,7 +10,7 @@ from __future__ import annotations
 import frappe
 from frappe.utils import cint
 
-from huf.ai import runs
+from huf.ai import lifecycle, runs
 from huf.ai.conversations import caller_channel
 from huf.permissions import check_run_access
 
@@ -43,14 +43,14 @@ def run_agent_sync(
 def get_agent_run_status(run: str) -> dict:
 	"""Status, answer or error of one of the caller's runs (managers: any run)."""
 	check_run_access(run)
-	return runs.run_status(run)
+	return lifecycle.status_of(run)
 
 
 @frappe.whitelist(methods=["POST"])
 def cancel_agent_run(run: str) -> dict:
 	"""Stop one of the caller's runs (managers: any run)."""
 	check_run_access(run)
-	return runs.cancel_run(run)
+	return lifecycle.cancel(run)
 
 
 def _truthy(value) -> bool:

@@ -22,7 +22,8 @@ def build_tool(doc, ctx: RunContext) -> Tool:
 	definition = json.loads(doc.function_definition) if isinstance(doc.function_definition, str) else doc.function_definition
 	if not definition:
 		frappe.throw(_("The tool {0} has no function definition. Open it and save it again.").format(frappe.bold(doc.name)))
-	writes = doc.types not in doctype_tools.READ_ONLY
+	# Run Agent is not rolled back: its sub-run is a run of its own, recorded (and committed) as it goes
+	writes = doc.types not in doctype_tools.READ_ONLY and doc.types != "Run Agent"
 	target = _target(doc, ctx)
 
 	def handler(args: dict):

@@ -1,9 +1,16 @@
+from __future__ import annotations
+
 from dataclasses import dataclass
+from typing import Callable
 
 
 @dataclass(frozen=True)
 class RunContext:
-	"""Who and what a tool call belongs to. Tools act as ``user``, with that user's permissions."""
+	"""Who and what a tool call belongs to. Tools act as ``user``, with that user's permissions.
+
+	``run_subagent(agent, prompt, ctx)`` runs another agent as a sub-run of this one and returns its
+	answer (the Run Agent tool); whoever executes the run provides it (``huf.ai.executor``), so the
+	tools never import the code that runs agents."""
 
 	run: str
 	conversation: str
@@ -12,3 +19,4 @@ class RunContext:
 	depth: int = 0
 	chain: tuple[str, ...] = ()
 	max_depth: int = 2
+	run_subagent: Callable[[str, str, RunContext], str] | None = None

@@ -1,4 +1,7 @@
-"""Run Agent: hand a task to another agent inside the same turn (nested, not a handoff)."""
+"""Run Agent: hand a task to another agent inside the same turn (nested, not a handoff).
+
+The sub-run itself is executed by whoever runs this run (``ctx.run_subagent``, from
+``huf.ai.executor``): a tool does not import the code that runs agents and builds their tools."""
 
 from __future__ import annotations
 
@@ -19,6 +22,6 @@ def run_agent(agent: str, args: dict, ctx: RunContext) -> dict:
 		raise ToolError(
 			_("{0} is already working on this request; an agent cannot call itself or an agent that called it.").format(agent)
 		)
-	from huf.ai.runs import run_subagent
-
-	return {"agent": agent, "response": run_subagent(agent, args["prompt"], ctx)}
+	if not ctx.run_subagent:
+		raise ToolError(_("Run Agent works only inside an agent run."))
+	return {"agent": agent, "response": ctx.run_subagent(agent, args["prompt"], ctx)}

@@ -5,7 +5,7 @@ from frappe.model.document import Document
 
 
 class AgentRun(Document):
-	"""One execution of an agent: status, prompt, answer, tokens and cost. Written by huf.ai.runs, never from the Desk."""
+	"""One execution of an agent: status, prompt, answer, tokens and cost. Written by huf.ai.lifecycle, never from the Desk."""
 
 	# begin: auto-generated types
 	# This code is auto-generated. Do not modify anything in this block.
@@ -34,7 +34,7 @@ class AgentRun(Document):
 		prompt: DF.LongText | None
 		provider: DF.Link | None
 		response: DF.LongText | None
-		run_kind: DF.Literal["agent", "tool", "orchestrator"]
+		run_kind: DF.Literal["chat", "trigger", "sub-agent", "title", "agent", "tool", "orchestrator"]
 		sequence: DF.Int
 		started_at: DF.Datetime | None
 		status: DF.Literal["Queued", "Started", "Success", "Failed", "Cancelled"]

@@ -1,0 +1,129 @@
+"""Executing one run: the agent's settings, tools and history (``agents``), the engine loop, the
+recorder, and the run's end through ``lifecycle``.
+
+``execute`` runs a queued run for its conversation's drainer (chat and trigger runs); ``run_subagent``
+runs another agent inside a tool call of the current run. The Run Agent tool reaches it through its
+``RunContext`` (``ctx.run_subagent``), so tools never import the code that runs agents.
+"""
+
+from __future__ import annotations
+
+import json
+
+import frappe
+from frappe import _
+
+from huf.ai import agents, event_log, lifecycle, titles
+from huf.ai.attachments import image_bytes
+from huf.ai.cost import cost_function
+from huf.ai.engine.attachments import user_content, with_attachments
+from huf.ai.engine.loop import LoopResult, run_loop
+from huf.ai.engine.tools import ToolError
+from huf.ai.knowledge.context_builder import record as record_knowledge
+from huf.ai.recorder import Recorder, recorded_tool_result
+from huf.ai.tools.context import RunContext
+from huf.permissions import can_run_agent
+
+# What the drainer reads of a Queued run (``runs.next_queued``) to start and execute it.
+QUEUED_FIELDS = ["name", "agent", "conversation", "user", "prompt", "attachments", "run_kind"]
+
+
+def execute(row, on_start=None) -> dict | None:
+	"""Start and execute a Queued run (``row``: QUEUED_FIELDS); returns its final status, or None
+	when it was cancelled before it started. ``on_start(run)``: the drainer's heartbeat."""
+	if frappe.session.user != row.user:  # set_user empties the process's local caches: only when it changes
+		frappe.set_user(row.user)
+	run = lifecycle.start(row)
+	if not run:  # cancelled while it waited
+		return None
+	if on_start:
+		on_start(run.name)
+	recorder = Recorder(run.name, run.conversation, run.agent, run.user, relays=[event_log.relay(run.name, run.conversation)])
+	try:
+		agent = agents.load_agent(run.agent)
+		ctx = RunContext(
+			run=run.name,
+			conversation=run.conversation,
+			agent=agent.name,
+			user=run.user,
+			chain=(agent.name,),
+			max_depth=agent.get("max_agent_depth") or 2,
+			run_subagent=run_subagent,
+		)
+		files = json.loads(row.attachments) if row.attachments else []
+		content = user_content(with_attachments(row.prompt, files), image_bytes(files))
+		prepared = agents.prepare_run(agent, run.conversation, content, ctx, query=row.prompt)
+		record_knowledge(run.name, prepared.knowledge)
+		recorder.message("user", "Message", row.prompt, raw_payload=json.dumps({"attachments": files}) if files else None)
+		recorder.flush(commit=True)  # Started, with the person's message, before the first model call
+		result = loop(prepared, recorder, agent.model, cancel_of=run.name)
+		recorder.flush()
+		result.usage += prepared.summary_usage
+		result.cost += prepared.summary_cost
+	except Exception as error:  # noqa: BLE001 - Huf's own failure (configuration, database): a Failed run
+		frappe.db.rollback()
+		return lifecycle.fail(run, describe(error), "setup")
+	status = lifecycle.finish(run, result)
+	if result.status == "success":
+		titles.after_run(run)
+	return status
+
+
+def run_subagent(agent_name: str, prompt: str, ctx: RunContext) -> str:
+	"""Run another agent inside the current turn and return its answer.
+
+	The sub-run is its own Agent Run (parent_run, depth) with its own tool calls, but it never touches
+	conversation-level state: no lock, no queue, no messages in the parent's conversation."""
+	agent = agents.load_agent(agent_name)
+	if not can_run_agent(agent, ctx.user):
+		raise ToolError(_("You are not allowed to run the agent {0}.").format(agent.name))
+	depth = ctx.depth + 1
+	run = lifecycle.create("sub-agent", agent, ctx.user, prompt, ctx.conversation, status="Started", parent_run=ctx.run, depth=depth)
+	child = RunContext(
+		run=run.name,
+		conversation=ctx.conversation,
+		agent=agent.name,
+		user=ctx.user,
+		depth=depth,
+		chain=(*ctx.chain, agent.name),
+		max_depth=ctx.max_depth,
+		run_subagent=run_subagent,
+	)
+	try:
+		prepared = agents.prepare_run(agent, ctx.conversation, prompt, child, with_history=False)
+		record_knowledge(run.name, prepared.knowledge)
+		recorder = Recorder(run.name, ctx.conversation, agent.name, ctx.user, write_messages=False)
+		result = loop(prepared, recorder, agent.model, cancel_of=ctx.run)  # stopping the parent stops it
+		recorder.flush()
+	except Exception as error:  # noqa: BLE001 - the parent model reads why its sub-agent failed
+		message = describe(error)
+		lifecycle.fail(run, message, "setup")
+		raise ToolError(message) from None
+	lifecycle.finish(run, result)
+	if result.status != "success":
+		raise ToolError(result.error.message if result.error else _("The agent {0} was stopped.").format(agent.name))
+	return result.response
+
+
+def loop(prepared: agents.PreparedRun, recorder: Recorder, model: str, cancel_of: str) -> LoopResult:
+	"""The engine loop with Huf's ports: the recorder, the run's cancel flag, prices, recorded results."""
+	return run_loop(
+		prepared.request,
+		prepared.tools,
+		recorder,
+		prepared.settings,
+		should_cancel=lifecycle.cancel_checker(cancel_of),
+		cost_of=cost_function(model),
+		lookup_result=recorded_tool_result,
+	)
+
+
+def describe(error: Exception) -> str:
+	"""A message a Desk user can act on; unexpected errors are logged in full for the admin."""
+	if isinstance(error, frappe.ValidationError):
+		frappe.clear_last_message()
+		return frappe.utils.strip_html(str(error))
+	log = frappe.log_error(title="Huf agent run failed")
+	return _("Huf hit an unexpected error ({0}: {1}). The details are in Error Log {2}.").format(
+		type(error).__name__, str(error)[:300], log.name
+	)

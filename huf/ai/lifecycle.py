@@ -1,0 +1,224 @@
+"""A run's life, the same for every kind of run: its Agent Run row from creation to its end.
+
+    create (Queued, or Started for runs that start at once) -> start -> finish | fail | cancel
+
+Every kind of run goes through here: ``chat`` (a person, an API call or a stream), ``trigger``,
+``sub-agent`` (the Run Agent tool) and ``title`` (naming a conversation); flow node runs plug in
+with theirs (``agent``, ``tool``, ``orchestrator``). Each change of status is one status event: in
+the run's event log (streams) and live to the run's owner. What a run costs comes from
+``huf.ai.cost`` (the AI Model's prices); the loop sums it per model call and ``finish`` stores it.
+
+Nothing here imports agents or tools, so the Run Agent tool's sub-runs and the title job use it too.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from datetime import datetime
+from functools import partial
+
+import frappe
+import redis
+from frappe import _
+from frappe.utils import now_datetime, time_diff_in_seconds
+
+from huf.ai import event_log
+from huf.ai.engine.loop import LoopResult
+from huf.ai.rows import insert_row, update_row, update_where
+
+# run_kind (Agent Run's options): how the run started; the last three are for flow steps (huf-reference).
+KINDS = ("chat", "trigger", "sub-agent", "title", "agent", "tool", "orchestrator")
+UNCOUNTED_KINDS = {"title"}  # not the agent's own runs: they leave its run count alone
+CANCEL_CHECK_EVERY = 0.25  # seconds between reads of a run's cancel flag
+STATUS_FIELDS = ["name", "conversation", "status", "response", "error_message", "error_kind", "total_tokens", "total_cost"]
+
+
+@dataclass
+class Run:
+	"""What the lifecycle needs to know about a run while it goes."""
+
+	name: str
+	agent: str
+	user: str
+	conversation: str | None
+	kind: str
+	started: datetime | None = None
+
+
+def create(kind: str, agent, user: str, prompt: str, conversation: str | None, status: str = "Queued", **fields) -> Run:
+	"""Insert the Agent Run of ``agent`` (its document: provider and model are recorded) and tell
+	its watchers. ``status``: Queued (the drainer starts it) or Started (it runs now). ``fields``:
+	what only some kinds have (sequence, channel, trigger, parent_run, depth, attachments)."""
+	if kind not in KINDS:
+		raise ValueError(f"unknown run kind {kind!r}")
+	started = now_datetime() if status == "Started" else None
+	values = {
+		"agent": agent.name,
+		"conversation": conversation,
+		"user": user,
+		"prompt": prompt,
+		"status": status,
+		"run_kind": kind,
+		"provider": agent.provider,
+		"model": agent.model,
+		"depth": 0,
+		"started_at": started,
+		**fields,
+	}
+	run = Run(insert_row("Agent Run", values), agent.name, user, conversation, kind, started)
+	publish_status(run, status)
+	return run
+
+
+def start(row) -> Run | None:
+	"""Claim a Queued run for its drainer (compare-and-swap: a run cancelled while it waited is not
+	started). Not committed here: the executor commits it with the run's first message."""
+	started = now_datetime()
+	claimed = update_where(
+		"update `tabAgent Run` set status = 'Started', started_at = %s, modified = %s where name = %s and status = 'Queued'",
+		(started, started, row.name),
+	)
+	if not claimed:
+		return None
+	run = Run(row.name, row.agent, row.user, row.conversation, row.run_kind or "chat", started)
+	publish_status(run, "Started")
+	return run
+
+
+def finish(run: Run, result: LoopResult, **fields) -> dict:
+	"""End the run as the loop ended it: answer, tokens, cost, turns, error; committed, then the final
+	status event. Returns the run's status (as ``status_of`` would read it)."""
+	status = {"success": "Success", "cancelled": "Cancelled"}.get(result.status, "Failed")
+	values = {
+		"response": result.response,
+		"input_tokens": result.usage.input_tokens,
+		"output_tokens": result.usage.output_tokens,
+		"cached_tokens": result.usage.cached_tokens,
+		"total_tokens": result.usage.total_tokens,
+		"total_cost": result.cost,
+		"turns": result.turns,
+		"model_used": result.model,
+		**fields,
+	}
+	if result.error:
+		values.update(error_message=result.error.message, error_kind=result.error.kind)
+	return _end(run, status, values)
+
+
+def fail(run: Run, message: str, kind: str) -> dict:
+	"""The one way a run ends Failed outside the loop (setup errors, a lost worker, a failed title)."""
+	return _end(run, "Failed", {"error_message": message, "error_kind": kind})
+
+
+def _end(run: Run, status: str, values: dict) -> dict:
+	ended = now_datetime()
+	values = {"status": status, "ended_at": ended, **values}
+	if run.started:
+		values["duration_seconds"] = time_diff_in_seconds(ended, run.started)
+	update_row("Agent Run", run.name, values)
+	if run.kind not in UNCOUNTED_KINDS:
+		# atomic: concurrent runs of one agent never lose a count
+		frappe.db.sql("update `tabAgent` set total_run = total_run + 1, last_run = %s where name = %s", (ended, run.agent))
+	publish_status(run, status, error=values.get("error_message"))
+	frappe.db.commit()
+	return {
+		"run": run.name,
+		"conversation": run.conversation,
+		"status": status,
+		"response": values.get("response"),
+		"error": values.get("error_message"),
+		"error_kind": values.get("error_kind"),
+		"total_tokens": values.get("total_tokens", 0),
+		"total_cost": values.get("total_cost", 0.0),
+	}
+
+
+def fail_with_children(run: Run, message: str, kind: str) -> None:
+	"""Fail a run and the sub-agent runs still going under it (their worker died with it)."""
+	fail(run, message, kind)
+	parents = [run.name]
+	while parents:
+		children = frappe.get_all(
+			"Agent Run",
+			filters={"parent_run": ["in", parents], "status": "Started"},
+			fields=["name", "agent", "user", "conversation", "run_kind", "started_at"],
+		)
+		for child in children:
+			fail(of_row(child), message, kind)
+		parents = [child.name for child in children]
+
+
+def of_row(row, kind: str | None = None) -> Run:
+	"""A Run from an Agent Run row read with name, agent, user, conversation, run_kind, started_at."""
+	return Run(row.name, row.agent, row.user, row.conversation, kind or row.get("run_kind") or "chat", row.get("started_at"))
+
+
+# --- cancelling ----------------------------------------------------------------------------------
+
+
+def cancel_key(run: str) -> str:
+	return frappe.cache.make_key(f"huf:run_cancel:{run}")
+
+
+def cancel(run: str) -> dict:
+	"""Stop a run: a Queued one at once, a Started one at its next chunk or round boundary."""
+	stopped = update_where(
+		"update `tabAgent Run` set status = 'Cancelled', error_message = %s, ended_at = %s where name = %s and status = 'Queued'",
+		(_("Stopped before it started."), now_datetime(), run),
+	)
+	frappe.cache.set(cancel_key(run), "1", ex=3600)
+	if stopped:  # nobody will run it, so say here that it ended: its streams are waiting for that
+		row = frappe.db.get_value("Agent Run", run, ["name", "agent", "user", "conversation", "run_kind"], as_dict=True)
+		publish_status(of_row(row), "Cancelled")
+	return status_of(run)
+
+
+def cancel_checker(run: str):
+	"""A cheap ``should_cancel``: reads the run's cancel flag at most every CANCEL_CHECK_EVERY seconds."""
+	key = cancel_key(run)
+	state = {"at": 0.0, "cancelled": False}
+
+	def should_cancel() -> bool:
+		now = time.monotonic()
+		if not state["cancelled"] and now - state["at"] >= CANCEL_CHECK_EVERY:
+			state["at"] = now
+			state["cancelled"] = key_exists(key)
+		return state["cancelled"]
+
+	return should_cancel
+
+
+def key_exists(key: str) -> bool:
+	"""EXISTS on an already prefixed key (``frappe.cache.exists`` would prefix it a second time)."""
+	return bool(redis.Redis.exists(frappe.cache, key))
+
+
+# --- status ----------------------------------------------------------------------------------------
+
+
+def status_of(run: str) -> dict:
+	row = frappe.db.get_value("Agent Run", run, STATUS_FIELDS, as_dict=True)
+	return {
+		"run": row.name,
+		"conversation": row.conversation,
+		"status": row.status,
+		"response": row.response,
+		"error": row.error_message,
+		"error_kind": row.error_kind,
+		"total_tokens": row.total_tokens,
+		"total_cost": row.total_cost,
+	}
+
+
+def publish_status(run: Run, status: str, **extra) -> None:
+	"""Record a run's new state in its event log, and tell the run's owner (only) live."""
+	message = {"run": run.name, "conversation": run.conversation, "status": status, **extra}
+	append = partial(event_log.append, run.name, "status", dict(message, type="status"))
+	if status in event_log.FINAL_STATUSES:
+		# A final status ends every stream, and clients then read the run: only once it is committed.
+		frappe.db.after_commit.add(append)
+	else:
+		append()
+	if run.user != "Guest":
+		frappe.publish_realtime("agent_run_status", message, user=run.user, after_commit=True)

@@ -1,0 +1,114 @@
+"""One run lifecycle (huf.ai.lifecycle) for every kind of run, and what a run costs in SQL."""
+
+from __future__ import annotations
+
+import json
+
+import frappe
+
+from huf.ai import event_log
+from huf.ai.agent.integration import run_agent_sync
+from huf.ai.titles import name_conversation
+from huf.ai.triggers.fire import run_trigger
+from tests.site import fixtures
+from tests.support.scripted_llm import text, tool_calls
+
+LIFECYCLE_FIELDS = ["name", "agent", "user", "status", "run_kind", "provider", "model", "model_used", "turns", "started_at", "ended_at", "duration_seconds", "total_tokens"]
+
+
+def statuses(run: str) -> list[str]:
+	return [data["status"] for _id, name, data in event_log.read(event_log.log_key(run), "0-0", 0) if name == "status"]
+
+
+def test_every_kind_of_run_is_recorded_the_same_way_with_its_kind(site, llm):
+	helper = fixtures.agent(llm, name="Kind Helper")
+	fixtures.tool("kind_ask_helper", "Run Agent", None, agent=helper)
+	agent = fixtures.agent(llm, name="Kind Agent", tools=("kind_ask_helper",), autonaming_of_conversation_title=1)
+	trigger = frappe.get_doc({"doctype": "Agent Trigger", "agent": agent, "trigger_type": "Manual"}).insert().name
+	frappe.db.commit()
+	llm.script(
+		tool_calls([("c1", "kind_ask_helper", json.dumps({"prompt": "help"}))], usage=(10, 2, 0)),
+		text("helped", usage=(5, 1, 0)),  # the sub-agent's answer
+		text("done", usage=(10, 2, 0)),
+		text("A title", usage=(3, 2, 0)),  # the title job, called below
+		text("triggered", usage=(4, 1, 0)),
+	)
+	runs_before = frappe.db.get_value("Agent", agent, "total_run")
+	chat = run_agent_sync(agent, "do it", now=True)
+	name_conversation(chat["conversation"], chat["run"])
+	triggered = run_trigger(trigger, {"kind": "manual", "trigger": trigger, "prompt": "go"}, triggered_by="Administrator")
+	frappe.db.commit()
+
+	sub = frappe.db.get_value("Agent Run", {"parent_run": chat["run"], "run_kind": "sub-agent"}, "name")
+	title = frappe.db.get_value("Agent Run", {"parent_run": chat["run"], "run_kind": "title"}, "name")
+	runs = {kind: frappe.db.get_value("Agent Run", name, LIFECYCLE_FIELDS, as_dict=True) for kind, name in (
+		("chat", chat["run"]), ("sub-agent", sub), ("title", title), ("trigger", triggered["run"]))}
+	for kind, run in runs.items():
+		assert run.run_kind == kind and run.status == "Success", (kind, run)
+		assert run.user == "Administrator" and run.provider == "Scripted" and run.model == "scripted-model", (kind, run)
+		assert run.model_used and run.turns >= 1 and run.total_tokens > 0, (kind, run)
+		assert run.started_at and run.ended_at and run.duration_seconds >= 0, (kind, run)
+		assert statuses(run.name)[-1] == "Success", (kind, statuses(run.name))  # its watchers heard it end
+	assert runs["sub-agent"].agent == helper and runs["title"].agent == agent
+	assert statuses(chat["run"]) == ["Queued", "Started", "Success"]
+	# chat and trigger runs are the agent's own runs; naming its conversation is not
+	assert frappe.db.get_value("Agent", agent, "total_run") == runs_before + 2
+
+
+def test_the_sub_agents_answer_is_what_the_asking_model_reads(site, llm):
+	helper = fixtures.agent(llm, name="Answer Helper")
+	fixtures.tool("answer_ask_helper", "Run Agent", None, agent=helper)
+	boss = fixtures.agent(llm, name="Answer Boss", tools=("answer_ask_helper",))
+	llm.script(
+		tool_calls([("c1", "answer_ask_helper", json.dumps({"prompt": "count to three"}))]),
+		text("one two three"),
+		text("The helper says: one two three"),
+	)
+	result = run_agent_sync(boss, "get help", now=True)
+	call = frappe.get_all("Agent Tool Call", filters={"agent_run": result["run"]}, fields=["status", "tool_result", "error_message"])
+	assert len(call) == 1 and call[0].status == "Success", call
+	assert json.loads(call[0].tool_result)["response"] == "one two three"
+	tool_message = llm.requests[2]["body"]["messages"][-1]
+	assert tool_message["role"] == "tool" and "one two three" in tool_message["content"]
+
+
+def test_a_three_tool_run_writes_its_rows_in_few_statements(site, llm, monkeypatch):
+	"""Guards the batching: a round's rows go in one INSERT per table, nothing just written is read
+	back. (benchmarks/site_run.py measures the same run's time.)"""
+	from huf.ai.engine import loop
+
+	fixtures.tool("sql_get_todos", "Get List", "ToDo")
+	fixtures.tool("sql_create_todo", "Create Document", "ToDo")
+	fixtures.tool("sql_get_todo", "Get Document", "ToDo")
+	agent = fixtures.agent(llm, name="Sql Agent", tools=("sql_get_todos", "sql_create_todo", "sql_get_todo"), context_strategy="FIFO")
+	todo = frappe.get_doc({"doctype": "ToDo", "description": "seed"}).insert().name
+	frappe.db.commit()
+	run_agent_sync(agent, "warm up", channel_id="sql-warm", now=True)  # caches (documents, prices) as in a warm worker
+
+	counts = {"huf": 0, "tools": 0}
+	in_tool = [False]
+	real_sql, real_exec = frappe.db.sql, loop.execute_tool_call
+
+	def counted_sql(*args, **kwargs):
+		counts["tools" if in_tool[0] else "huf"] += 1
+		return real_sql(*args, **kwargs)
+
+	def marked_exec(*args, **kwargs):
+		in_tool[0] = True
+		try:
+			return real_exec(*args, **kwargs)
+		finally:
+			in_tool[0] = False
+
+	llm.script(
+		tool_calls([("c1", "sql_get_todos", json.dumps({"limit": 5}))]),
+		tool_calls([("c2", "sql_create_todo", json.dumps({"data": {"description": "counted"}})), ("c3", "sql_get_todo", json.dumps({"name": todo}))]),
+		text("Done."),
+	)
+	monkeypatch.setattr(frappe.db, "sql", counted_sql)
+	monkeypatch.setattr(loop, "execute_tool_call", marked_exec)
+	result = run_agent_sync(agent, "three tools", channel_id="sql-counted", now=True)
+	monkeypatch.undo()
+	assert result["status"] == "Success", result
+	assert frappe.db.count("Agent Tool Call", {"agent_run": result["run"], "status": "Success"}) == 3
+	assert counts["huf"] <= 32, counts  # 64 before a round's rows were batched (and the tools' own 7)
