@@ -17,7 +17,7 @@ from huf.ai.engine.events import Usage
 from huf.ai.engine.loop import DEFAULT_MAX_RESPONSE_CHARS, LoopSettings
 from huf.ai.engine.tools import Tool
 from huf.ai.knowledge.context_builder import KnowledgeUse, build_knowledge_context
-from huf.ai.knowledge.tool import knowledge_tools
+from huf.ai.tools.knowledge import knowledge_tools
 from huf.ai.tools import load_agent_tools
 from huf.ai.tools.context import RunContext
 
