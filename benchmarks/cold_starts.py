@@ -69,7 +69,7 @@ def background(site: str, llm, command: str, runs: int) -> None:
 		started, success = [], []
 		for i in range(runs + 1):
 			clock = time.perf_counter()
-			run = run_agent_sync(name, f"cold {i}", channel_id=f"cold-{command}-{time.time()}")["run"]
+			run = run_agent_sync(name, f"cold {i}", channel_id=f"cold-{command}-{time.time_ns()}")["run"]
 			frappe.db.commit()
 			wait_for(lambda: frappe.db.get_value("Agent Run", run, "status") == "Success", 120, 0.005, "run")
 			waited = time.perf_counter() - clock
@@ -98,7 +98,7 @@ def web_first_run(site: str, llm, module: str, starts: int) -> None:
 				clock = time.perf_counter()
 				response = web.post(
 					"/api/method/huf.ai.agent.integration.run_agent_sync",
-					{"agent_name": name, "prompt": f"web {i}", "now": 1, "channel_id": f"web-{time.time()}"},
+					{"agent_name": name, "prompt": f"web {i}", "now": 1, "channel_id": f"web-{time.time_ns()}"},
 					headers,
 				)
 				timings.append(time.perf_counter() - clock)

@@ -45,7 +45,7 @@ def test_web_workers_served_by_huf_wsgi_start_with_litellm_imported(site, llm):
 		llm.respond_with(lambda body: text("warm"))
 		response = web.post(
 			"/api/method/huf.ai.agent.integration.run_agent_sync",
-			{"agent_name": agent, "prompt": "hello", "now": 1, "channel_id": f"warm-{time.time()}"},
+			{"agent_name": agent, "prompt": "hello", "now": 1, "channel_id": f"warm-{time.time_ns()}"},
 			web.token_headers("Administrator"),
 		)
 		assert response.ok, response.text
