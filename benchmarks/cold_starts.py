@@ -33,7 +33,7 @@ WEB_APPS = {"frappe.app": "tests.support.wsgi:application", "huf.wsgi": "huf.wsg
 def spread(values: list[float]) -> str:
 	"""Median, then 10th-90th percentile and min-max, in milliseconds."""
 	ms = sorted(v * 1000 for v in values)
-	deciles = statistics.quantiles(ms, n=10) if len(ms) > 1 else [ms[0]] * 9
+	deciles = statistics.quantiles(ms, n=10, method="inclusive") if len(ms) > 1 else [ms[0]] * 9
 	return f"median {statistics.median(ms):7.1f} ms  (p10-p90 {deciles[0]:.1f}-{deciles[-1]:.1f}, min-max {ms[0]:.1f}-{ms[-1]:.1f}, n={len(ms)})"
 
 
