@@ -24,7 +24,9 @@ sys.path.append(str(ROOT))
 
 import frappe  # noqa: E402
 
-TASKS = {"three jobs": ["huf.ai.runs.sweep_stale_runs", "huf.ai.triggers.schedules.enqueue_due", "huf.ai.knowledge.indexer.sweep"]}
+TASKS = {
+	"three jobs": ["huf.ai.runs.sweep_stale_runs", "huf.ai.triggers.schedules.enqueue_due", "huf.ai.knowledge.indexer.sweep"]
+}
 TASKS["one job"] = ["huf.ai.every_minute.run"]
 
 
@@ -78,7 +80,9 @@ def main() -> None:
 	print(f"{args.ticks} ticks each way, one `bench worker`; medians (min-max):")
 	for name, rows in results.items():
 		walls, cpus = [r[0] * 1000 for r in rows], [r[1] * 1000 for r in rows]
-		print(f"  {name:10}: worker busy {statistics.median(walls):.0f} ms ({min(walls):.0f}-{max(walls):.0f}), CPU {statistics.median(cpus):.0f} ms ({min(cpus):.0f}-{max(cpus):.0f})")
+		print(
+			f"  {name:10}: worker busy {statistics.median(walls):.0f} ms ({min(walls):.0f}-{max(walls):.0f}), CPU {statistics.median(cpus):.0f} ms ({min(cpus):.0f}-{max(cpus):.0f})"
+		)
 
 
 if __name__ == "__main__":

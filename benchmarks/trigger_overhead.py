@@ -28,7 +28,18 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-OTHER_DOCTYPES = ["Note", "Contact", "Address", "Event", "Communication", "File", "Comment", "Email Group", "Web Page", "Blog Post"]
+OTHER_DOCTYPES = [
+	"Note",
+	"Contact",
+	"Address",
+	"Event",
+	"Communication",
+	"File",
+	"Comment",
+	"Email Group",
+	"Web Page",
+	"Blog Post",
+]
 
 
 # --- the measuring process (one per site) --------------------------------------------------------
@@ -241,14 +252,20 @@ def main() -> None:
 		for what in ("insert_wall", "insert_cpu", "save_wall", "save_cpu"):
 			ratios = [a[what] / b[what] for a, b in pairs]
 			per_op = statistics.median(a[what] for a, _ in pairs) / args.ops * 1e3
-			print(f"    {what.replace('_', ' '):11} per round {spread(ratios)}, {total_ratio(pairs, what)}   ({per_op:.2f} ms an op)")
+			print(
+				f"    {what.replace('_', ' '):11} per round {spread(ratios)}, {total_ratio(pairs, what)}   ({per_op:.2f} ms an op)"
+			)
 		added = [statistics.median(a[what] - b[what] for a, b in pairs) for what in ("insert_sql", "save_sql")]
 		print(f"    SQL statements added per insert {added[0]:+.2f}, per save {added[1]:+.2f}")
 	huf, base = sites["Huf site"], sites["baseline"]
 	insert_us = statistics.median(r["Huf site"]["insert_wall"] for r in rounds) / args.ops * 1e6
 	print(f"  the hook: {hook['hook_us']:.1f} us a call within a request, {hook['hook_first_in_request_us']:.1f} us as the first")
-	print(f"  event of a request or job; an insert fires 3 of its events: {3 * hook['hook_us'] / insert_us:.1%} of an insert's wall time")
-	print(f"  first insert of a fresh process (connect included): {huf.hello['first_ms']:.0f} ms with Huf, {base.hello['first_ms']:.0f} ms without")
+	print(
+		f"  event of a request or job; an insert fires 3 of its events: {3 * hook['hook_us'] / insert_us:.1%} of an insert's wall time"
+	)
+	print(
+		f"  first insert of a fresh process (connect included): {huf.hello['first_ms']:.0f} ms with Huf, {base.hello['first_ms']:.0f} ms without"
+	)
 	print(f"  ToDo rows before: {huf.hello['todos']} on the Huf site, {base.hello['todos']} on the baseline")
 
 
