@@ -1,11 +1,11 @@
 """Huf's own time on a real site, against the scripted model server (instant answers).
 
 Run from the bench's sites folder with the bench's Python, on a site with Huf installed:
-    ../env/bin/python /path/to/huf/benchmarks/site_run.py --site <site> [--runs 30] [--only inline|cold] [--show-sql]
+    ../env/bin/python /path/to/huf/benchmarks/site_run.py --site <site> [--runs 30] [--show-sql]
 
 Prints medians of: a whole run with 3 tool calls (executed inline), split into model calls, tool
-work and everything else (persistence and bookkeeping), with its SQL statement count; then the
-first run after an RQ worker starts and after a web worker starts, against the second one.
+work and everything else (persistence and bookkeeping), with its SQL statement count. How soon a
+queued run starts, and the first run of a fresh web worker: cold_starts.py.
 """
 
 from __future__ import annotations
@@ -160,75 +160,17 @@ def measure_inline(site: str, runs: int, show_sql: bool = False) -> None:
 				print(f"    {number:2}. {statement}")
 
 
-def measure_cold_starts(site: str) -> None:
-	"""First run after a worker process starts vs the next one (queue-first, through real RQ)."""
-	from huf.ai.agent.integration import run_agent_sync
-	from tests.site.conftest import Web, Workers, wait_for
-	from tests.support.scripted_llm import ScriptedLLM, text
-
-	with ScriptedLLM() as llm:
-		agent = setup(llm)
-		llm.respond_with(lambda body: text("ok"))
-		from frappe.utils.background_jobs import get_queue
-
-		for queue in ("long", "default", "short"):
-			get_queue(queue).empty()  # no backlog (earlier tests, migrate's jobs) in front of ours
-		workers = Workers(site)
-		workers.start(1)
-		time.sleep(8)  # the worker is up and idle, as after a deploy
-		latencies = []
-		for i in range(2):
-			started = time.perf_counter()
-			run = run_agent_sync(agent, f"cold {i}", channel_id=f"cold-{time.time()}")["run"]
-			frappe.db.commit()
-			wait_for(lambda: frappe.db.get_value("Agent Run", run, "status") == "Success", 120, 0.02, "run")
-			latencies.append(time.perf_counter() - started)
-		workers.stop()
-		print("background run, queue -> Success, through a real RQ worker (each job a forked process):")
-		for row in frappe.get_all(
-			"Agent Run",
-			filters={"prompt": ["like", "cold%"]},
-			fields=["creation", "started_at", "duration_seconds"],
-			order_by="creation desc",
-			limit=2,
-		)[::-1]:
-			print(f"  (queued -> started {ms((row.started_at - row.creation).total_seconds())}, run {ms(row.duration_seconds)})")
-		print(f"  first run after the worker started: {ms(latencies[0])}")
-		print(f"  second run:                         {ms(latencies[1])}")
-
-		web = Web(site)
-		headers = web.token_headers("Administrator")
-		timings = []
-		for i in range(2):
-			started = time.perf_counter()
-			response = web.post(
-				"/api/method/huf.ai.agent.integration.run_agent_sync",
-				{"agent_name": agent, "prompt": f"web {i}", "now": 1, "channel_id": f"web-{time.time()}"},
-				headers,
-			)
-			timings.append(time.perf_counter() - started)
-			assert response.ok and response.json()["message"]["status"] == "Success", response.text
-		web.stop()
-		print("inline run (now=1) over HTTP right after gunicorn started (2 workers):")
-		print(f"  first request:  {ms(timings[0])}")
-		print(f"  second request: {ms(timings[1])}  (may land on the other, still cold, worker)")
-
-
 def main() -> None:
 	parser = argparse.ArgumentParser()
 	parser.add_argument("--site", required=True)
 	parser.add_argument("--runs", type=int, default=30)
-	parser.add_argument("--only", choices=("inline", "cold"), help="only the inline run, or only the cold starts")
 	parser.add_argument("--show-sql", action="store_true", help="print the SQL statements of the last inline run")
 	args = parser.parse_args()
 	frappe.init(site=args.site, sites_path=os.getcwd())
 	frappe.connect()
 	frappe.set_user("Administrator")
 	try:
-		if args.only != "cold":
-			measure_inline(args.site, args.runs, args.show_sql)
-		if args.only != "inline":
-			measure_cold_starts(args.site)
+		measure_inline(args.site, args.runs, args.show_sql)
 	finally:
 		frappe.db.rollback()
 		frappe.destroy()

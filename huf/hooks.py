@@ -26,8 +26,9 @@ export_python_type_annotations = True
 # Scheduled tasks
 # ---------------
 
-# Every minute: fail runs whose worker died, wake conversations whose queued runs nobody drains.
-scheduler_events = {"cron": {"* * * * *": ["huf.ai.runs.sweep_stale_runs", "huf.ai.triggers.schedules.enqueue_due", "huf.ai.knowledge.indexer.sweep"]}}
+# Every minute, one job (huf/ai/every_minute.py): runs whose worker died, Schedule triggers that are
+# due, knowledge indexing whose job was lost.
+scheduler_events = {"cron": {"* * * * *": ["huf.ai.every_minute.run"]}}
 
 # Permissions
 # -----------

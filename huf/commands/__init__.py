@@ -1,27 +1,42 @@
-"""Huf's bench commands, and the worker warm-up.
+"""Huf's bench commands, and the warm-up of Frappe's own workers.
 
-Frappe's CLI imports every app's ``commands`` module when it starts, in the process that later
-forks one child per background job. When that process is an RQ worker, importing LiteLLM and Huf's
-run path here, once, means every forked job inherits them instead of paying seconds of imports per
-agent run (measured in benchmarks/README.md).
+Frappe's CLI imports every app's ``commands`` module before it runs a command. Frappe 15 has no
+hook that runs when a worker starts, so Huf wraps Frappe's ``worker`` and ``worker-pool`` commands:
+when one of them runs (and only then), the process warms up (``huf.ai.worker.warm``) before it
+forks its first job, and every job inherits LiteLLM instead of importing it (seconds per job).
 """
 
-import sys
+import functools
 
 import click
+from frappe.commands.scheduler import start_worker, start_worker_pool
 
-if {"worker", "worker-pool"}.intersection(sys.argv[1:]):
-	from huf.ai.engine.llm import preload
 
-	preload()
-	import huf.ai.runs  # noqa: F401 - Frappe's document and query modules come with it
+def warm_first(command: click.Command) -> None:
+	run = command.callback
+	if getattr(run, "huf_warms_first", False):  # wrapped once, even if this module is loaded again
+		return
+
+	@functools.wraps(run)
+	def warm_then_run(*args, **kwargs):
+		from huf.ai.worker import warm
+
+		warm()
+		return run(*args, **kwargs)
+
+	warm_then_run.huf_warms_first = True
+	command.callback = warm_then_run
+
+
+warm_first(start_worker)
+warm_first(start_worker_pool)
 
 
 @click.command("huf-worker")
 @click.option("--queue", default="long,default,short", show_default=True, help="Queues to work on, comma separated")
 @click.option("--burst", is_flag=True, help="Stop when the queues are empty")
 def huf_worker(queue: str, burst: bool = False) -> None:
-	"""A background worker without a fork per job: agent runs start answering sooner."""
+	"""A background worker without a fork per job: agent runs start in milliseconds."""
 	from huf.ai.worker import start
 
 	start(queue, burst)

@@ -204,7 +204,15 @@ def wait_for(predicate, timeout: float = 30.0, interval: float = 0.1, message: s
 class Web:
 	"""Frappe's WSGI app under gunicorn, the way production serves it."""
 
-	def __init__(self, site: str, workers: int = 2, threads: int = 4, dev_server: bool = False):
+	def __init__(
+		self,
+		site: str,
+		workers: int = 2,
+		threads: int = 4,
+		dev_server: bool = False,
+		app: str = "tests.support.wsgi:application",
+		preload: bool = False,
+	):
 		import socket
 
 		with socket.socket() as s:
@@ -215,7 +223,8 @@ class Web:
 		self.env = dict(os.environ, LITELLM_LOCAL_MODEL_COST_MAP="True", HUF_TEST_SITE=site)
 		if dev_server:  # as `bench start` serves: pages point the browser at the realtime server's own port
 			self.env["DEV_SERVER"] = "1"
-		self.args = ["-w", str(workers), "--threads", str(threads), "-t", "120", "--pythonpath", str(ROOT), "tests.support.wsgi:application"]
+		preloading = ["--preload"] if preload else []  # the app is imported in the master, before it forks
+		self.args = ["-w", str(workers), "--threads", str(threads), "-t", "120", "--pythonpath", str(ROOT), *preloading, app]
 		self.start()
 
 	def start(self) -> None:

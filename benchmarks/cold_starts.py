@@ -1,0 +1,142 @@
+"""How soon a queued run starts, and what the first inline run of a fresh web worker costs.
+
+Run from the bench's sites folder with the bench's Python, on a throwaway site with Huf installed and
+no other worker serving the bench's queues:
+    ../env/bin/python /path/to/huf/benchmarks/cold_starts.py --site <site> [--runs 40] [--web-starts 5]
+
+1. Background runs through a real RQ worker, one after the other, with ``bench worker`` (a fork per
+   job) and with ``bench huf-worker`` (no fork): queue -> started (the Agent Run's ``creation`` to its
+   ``started_at``, both written by the database clock's caller) and queue -> Success (seen by polling).
+2. The first inline run (``now=1``) over HTTP of a freshly started gunicorn (one web worker, started
+   anew for each sample; its readiness ping does not load LiteLLM), serving Frappe's own app module
+   and ``huf.wsgi``, both with ``--preload`` as ``bench setup supervisor`` writes it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.append(str(ROOT))
+
+import frappe  # noqa: E402
+
+WEB_APPS = {"frappe.app": "tests.support.wsgi:application", "huf.wsgi": "huf.wsgi:application"}
+
+
+def spread(values: list[float]) -> str:
+	"""Median, then 10th-90th percentile and min-max, in milliseconds."""
+	ms = sorted(v * 1000 for v in values)
+	deciles = statistics.quantiles(ms, n=10, method="inclusive") if len(ms) > 1 else [ms[0]] * 9
+	return f"median {statistics.median(ms):7.1f} ms  (p10-p90 {deciles[0]:.1f}-{deciles[-1]:.1f}, min-max {ms[0]:.1f}-{ms[-1]:.1f}, n={len(ms)})"
+
+
+def agent(llm) -> str:
+	from tests.site import fixtures
+	from tests.support.scripted_llm import text
+
+	llm.respond_with(lambda body: text("ok"))
+	return fixtures.agent(llm, name="Cold Start Agent")
+
+
+def registered(pids: set[int]) -> bool:
+	from frappe.utils.background_jobs import get_redis_conn
+	from rq import Worker
+
+	return any(worker.pid in pids for worker in Worker.all(connection=get_redis_conn()))
+
+
+def background(site: str, llm, command: str, runs: int) -> None:
+	from frappe.utils.background_jobs import get_queue
+
+	from huf.ai.agent.integration import run_agent_sync
+	from tests.site.conftest import Workers, wait_for
+
+	name = agent(llm)
+	for queue in ("long", "default", "short"):
+		get_queue(queue).empty()  # no backlog (earlier tests, migrate's jobs) in front of ours
+	workers = Workers(site)
+	workers.start(1, command)
+	try:
+		wait_for(lambda: registered({workers.procs[0].pid}), 120, 0.2, "the worker")
+		time.sleep(2)  # up and idle, as after a deploy
+		started, success = [], []
+		for i in range(runs + 1):
+			clock = time.perf_counter()
+			run = run_agent_sync(name, f"cold {i}", channel_id=f"cold-{command}-{time.time_ns()}")["run"]
+			frappe.db.commit()
+			wait_for(lambda: frappe.db.get_value("Agent Run", run, "status") == "Success", 120, 0.005, "run")
+			waited = time.perf_counter() - clock
+			row = frappe.db.get_value("Agent Run", run, ["creation", "started_at"], as_dict=True)
+			if i == 0:
+				print(f"  first run after the worker started: queue -> Success {waited * 1000:.0f} ms")
+				continue
+			started.append((row.started_at - row.creation).total_seconds())
+			success.append(waited)
+		print(f"  queue -> started: {spread(started)}")
+		print(f"  queue -> Success: {spread(success)}")
+	finally:
+		workers.stop()
+
+
+def web_first_run(site: str, llm, module: str, starts: int) -> None:
+	from tests.site.conftest import Web
+
+	name = agent(llm)
+	first, second = [], []
+	for i in range(starts):
+		web = Web(site, workers=1, threads=1, app=WEB_APPS[module], preload=True)
+		try:
+			headers = web.token_headers("Administrator")
+			for timings in (first, second):
+				clock = time.perf_counter()
+				response = web.post(
+					"/api/method/huf.ai.agent.integration.run_agent_sync",
+					{"agent_name": name, "prompt": f"web {i}", "now": 1, "channel_id": f"web-{time.time_ns()}"},
+					headers,
+				)
+				timings.append(time.perf_counter() - clock)
+				assert response.ok and response.json()["message"]["status"] == "Success", response.text
+		finally:
+			web.stop()
+	print(f"  first inline run:  {spread(first)}")
+	print(f"  second inline run: {spread(second)}")
+
+
+def main() -> None:
+	from tests.support.scripted_llm import ScriptedLLM
+
+	parser = argparse.ArgumentParser()
+	parser.add_argument("--site", required=True)
+	parser.add_argument("--runs", type=int, default=40)
+	parser.add_argument("--web-starts", type=int, default=5)
+	parser.add_argument("--workers", default="huf-worker,worker", help="which worker commands, comma separated")
+	parser.add_argument("--web", default="huf.wsgi,frappe.app", help="which app modules, comma separated")
+	args = parser.parse_args()
+	frappe.init(site=args.site, sites_path=os.getcwd())
+	frappe.connect()
+	frappe.set_user("Administrator")
+	from tests.site.fixtures import LOCAL_HOSTS, allowed_hosts
+
+	allowed_hosts(*LOCAL_HOSTS)
+	try:
+		with ScriptedLLM() as llm:
+			for command in filter(None, args.workers.split(",")):
+				print(f"background runs through `bench {command}`, {args.runs} runs one after the other:")
+				background(args.site, llm, command, args.runs)
+			for module in filter(None, args.web.split(",")):
+				print(f"a fresh gunicorn (--preload, 1 worker) serving {module}, {args.web_starts} starts:")
+				web_first_run(args.site, llm, module, args.web_starts)
+	finally:
+		frappe.db.rollback()
+		frappe.destroy()
+
+
+if __name__ == "__main__":
+	main()

@@ -1,0 +1,27 @@
+"""Huf's one scheduled job, every minute on every site.
+
+Frappe's scheduler runs each scheduled method as its own background job: under ``bench worker`` a
+fork, a site connection and two writes of the job's last run, whether or not there is anything to
+do. Huf's three minute-by-minute tasks therefore run in one job, one after the other; one that fails
+is logged and does not keep the others from running."""
+
+from __future__ import annotations
+
+import frappe
+
+TASKS = (
+	"huf.ai.runs.sweep_stale_runs",  # fail runs whose worker died, wake conversations nobody drains
+	"huf.ai.triggers.schedules.enqueue_due",  # Schedule triggers that are due
+	"huf.ai.knowledge.indexer.sweep",  # knowledge inputs whose indexing job was lost
+)
+
+
+def run() -> None:
+	for task in TASKS:
+		try:
+			frappe.get_attr(task)()
+			frappe.db.commit()
+		except Exception:
+			frappe.db.rollback()
+			frappe.log_error(title=f"Huf: the scheduled task {task} failed")
+			frappe.db.commit()

@@ -1,0 +1,54 @@
+"""Huf's minute-by-minute work is one scheduled job (huf/ai/every_minute.py), run through Frappe's
+own Scheduled Job Type as the scheduler runs it."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import frappe
+from frappe.utils import get_datetime, now_datetime
+
+from tests.site import fixtures
+from tests.site.test_triggers import triggers  # noqa: F401 - shared fixture
+
+
+def scheduled_huf_jobs() -> list[str]:
+	return frappe.get_all("Scheduled Job Type", filters={"method": ["like", "huf.%"], "stopped": 0}, pluck="method")
+
+
+def due_schedule(agent: str, make) -> str:
+	name = make(agent, trigger_type="Schedule", scheduled_interval="Hourly")
+	due = (now_datetime() - timedelta(minutes=2)).replace(second=0, microsecond=0)
+	frappe.db.set_value("Agent Trigger", name, {"next_execution": due, "schedule_anchor": due}, update_modified=False)
+	frappe.db.commit()
+	return name
+
+
+def queued_trigger_runs() -> list[str]:
+	from frappe.utils.background_jobs import get_queue
+
+	jobs = get_queue("long").get_jobs()
+	return [job.kwargs["kwargs"]["trigger"] for job in jobs if job.kwargs.get("method") == "huf.ai.triggers.fire.run_trigger"]
+
+
+def test_one_job_a_minute_and_it_still_enqueues_due_schedules(site, llm, triggers):  # noqa: F811
+	assert scheduled_huf_jobs() == ["huf.ai.every_minute.run"]
+	name = due_schedule(fixtures.agent(llm, name="Minute Agent"), triggers)
+	frappe.get_doc("Scheduled Job Type", {"method": "huf.ai.every_minute.run"}).execute()
+	assert queued_trigger_runs() == [name]
+	assert get_datetime(frappe.db.get_value("Agent Trigger", name, "next_execution")) > now_datetime()
+
+
+def test_a_task_that_fails_is_logged_and_the_others_still_run(site, llm, triggers, monkeypatch):  # noqa: F811
+	import huf.ai.runs
+
+	def broken():
+		raise RuntimeError("the sweep broke")
+
+	monkeypatch.setattr(huf.ai.runs, "sweep_stale_runs", broken)
+	name = due_schedule(fixtures.agent(llm, name="Minute Agent"), triggers)
+	before = frappe.db.count("Error Log", {"method": "Huf: the scheduled task huf.ai.runs.sweep_stale_runs failed"})
+	frappe.get_doc("Scheduled Job Type", {"method": "huf.ai.every_minute.run"}).execute()
+	assert queued_trigger_runs() == [name]
+	logged = frappe.get_all("Error Log", {"method": "Huf: the scheduled task huf.ai.runs.sweep_stale_runs failed"}, pluck="error")
+	assert len(logged) == before + 1 and "the sweep broke" in logged[0]

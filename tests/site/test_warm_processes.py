@@ -1,0 +1,56 @@
+"""Processes that run agents import LiteLLM when they start, before their first job or request
+(huf/ai/worker.py), and no other bench command does."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import time
+
+import frappe
+
+from tests.site import fixtures
+from tests.site.conftest import Web, _tree, bench_command
+
+
+def imported_litellm(site: str, *args: str) -> bool:
+	"""Runs a bench command to its end; True when it imported LiteLLM (``-X importtime`` lists every import)."""
+	command = bench_command(site, *args)
+	command.insert(1, "-X")
+	command.insert(2, "importtime")
+	result = subprocess.run(command, capture_output=True, text=True, cwd=os.getcwd(), timeout=300)
+	assert result.returncode == 0, result.stderr[-2000:]
+	return any(line.rstrip().endswith("| litellm") for line in result.stderr.splitlines())
+
+
+def test_frappes_worker_imports_litellm_before_its_first_job(site):
+	assert imported_litellm(site, "worker", "--queue", "short", "--burst")
+
+
+def test_other_commands_do_not_import_litellm_even_with_the_word_worker_in_them(site):
+	assert not imported_litellm(site, "execute", "frappe.utils.cstr", "--args", "worker")
+
+
+def test_web_workers_served_by_huf_wsgi_start_with_litellm_imported(site, llm):
+	from tests.support.scripted_llm import text
+
+	agent = fixtures.agent(llm, name="Warm Web Agent")
+	web = Web(site, app="huf.wsgi:application", preload=True)
+	try:
+		workers = [p.pid for p in _tree(web.proc.pid) if p.pid != web.proc.pid]
+		assert len(workers) == 2
+		for pid in workers:  # LiteLLM's tokenizer library is mapped in before any run was asked for
+			with open(f"/proc/{pid}/maps") as maps:
+				assert "_tiktoken" in maps.read(), pid
+		llm.respond_with(lambda body: text("warm"))
+		response = web.post(
+			"/api/method/huf.ai.agent.integration.run_agent_sync",
+			{"agent_name": agent, "prompt": "hello", "now": 1, "channel_id": f"warm-{time.time_ns()}"},
+			web.token_headers("Administrator"),
+		)
+		assert response.ok, response.text
+		assert response.json()["message"]["status"] == "Success"
+		assert response.json()["message"]["response"] == "warm"
+	finally:
+		web.stop()
+		frappe.db.rollback()
