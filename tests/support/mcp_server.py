@@ -13,12 +13,14 @@ routes over an in-memory provider that approves every sign-in), for the OAuth te
 
 import base64
 import os
+import re
 import secrets
 import socket
 import subprocess
 import sys
 import threading
 import time
+from collections import Counter
 
 import anyio
 import uvicorn
@@ -79,6 +81,11 @@ def build(name: str = "huf-test", **settings) -> FastMCP:
 		return os.environ.get(name, "<unset>")
 
 	@server.tool()
+	def pid() -> int:
+		"""The server's process id."""
+		return os.getpid()
+
+	@server.tool()
 	def spawn() -> int:
 		"""Start a long-lived child process in the server's process group; its pid."""
 		return subprocess.Popen(["sleep", "300"]).pid
@@ -97,17 +104,17 @@ def build(name: str = "huf-test", **settings) -> FastMCP:
 
 
 class Counting:
-	"""ASGI middleware counting requests that carry an MCP initialize."""
+	"""ASGI middleware counting the MCP methods of the requests it passes on."""
 
 	def __init__(self, app):
 		self.app = app
-		self.initializes = 0
+		self.methods: Counter = Counter()
 
 	async def __call__(self, scope, receive, send):
 		async def counting_receive():
 			message = await receive()
-			if message.get("type") == "http.request" and b'"method":"initialize"' in message.get("body", b"").replace(b" ", b""):
-				self.initializes += 1
+			if message.get("type") == "http.request":
+				self.methods.update(m.decode() for m in re.findall(rb'"method":\s*"([^"]+)"', message.get("body", b"")))
 			return message
 
 		await self.app(scope, counting_receive if scope["type"] == "http" else receive, send)
@@ -138,7 +145,11 @@ class Served:
 
 	@property
 	def initializes(self) -> int:
-		return self.app.initializes
+		return self.app.methods["initialize"]
+
+	@property
+	def methods(self) -> Counter:
+		return self.app.methods
 
 
 def bound_socket() -> socket.socket:

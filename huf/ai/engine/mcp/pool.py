@@ -20,13 +20,14 @@ from dataclasses import dataclass, field
 import httpx
 
 from huf.ai.engine.mcp import errors, results
-from huf.ai.engine.mcp.config import MCPError, OAuthState, Policy, ServerConfig, check_server, scrub, secrets_of
+from huf.ai.engine.mcp.config import MCPError, OAuthState, Policy, ServerConfig, auth_headers, check_server, scrub, secrets_of
 from huf.ai.engine.mcp.connection import Connection
 from huf.ai.engine.mcp.names import ToolSpec, specs_from
 from huf.ai.engine.mcp.oauth import Redirect, StateStorage, check_callback
 from huf.ai.engine.tools import Tool, ToolError, truncate
 
-# (allow, headers, timeout, auth) -> an httpx.AsyncClient that only reaches addresses it checked
+# (allow, headers=, timeout=, auth=, sensitive=) -> an httpx.AsyncClient that only reaches addresses it
+# checked (huf.ai.engine.safe_http.async_client)
 HttpClient = Callable[..., httpx.AsyncClient]
 MARGIN = 5.0  # seconds the calling thread waits beyond the loop's own deadlines
 
@@ -140,9 +141,13 @@ class MCPPool:
 
 	def _wait(self, server: ServerConfig, coroutine, timeout: float):
 		"""Run ``coroutine`` on the loop and wait; every failure comes back as MCPError (or Redirect)."""
-		check_server(server, self.policy)
-		self._state(server)
-		future = asyncio.run_coroutine_threadsafe(coroutine, self._ensure_loop())
+		try:
+			check_server(server, self.policy)
+			self._state(server)
+			future = asyncio.run_coroutine_threadsafe(coroutine, self._ensure_loop())
+		except BaseException:
+			coroutine.close()
+			raise
 		try:
 			return future.result(timeout + MARGIN)
 		except (ToolError, Redirect):
@@ -195,7 +200,7 @@ class MCPPool:
 			storage = self._storages.get(server.name)
 			if storage is not None:
 				storage.fresh = mode != "connect"
-			connection = Connection(server, self._factory(), storage, mode, code)
+			connection = Connection(server, self._factory(server), storage, mode, code)
 			self._connections[server.name] = connection
 			await connection.open()
 			if storage is not None:
@@ -222,11 +227,14 @@ class MCPPool:
 		await asyncio.gather(*(c.close() for c in self._connections.values()), return_exceptions=True)
 		self._connections.clear()
 
-	def _factory(self):
-		allow = self.policy.allowed_hosts
+	def _factory(self, server: ServerConfig):
+		"""The SDK's httpx_client_factory: every request of the session (OAuth discovery and token
+		requests too) through the SSRF-safe client; the server's own header names are dropped
+		when a redirect leaves its host."""
+		allow, sensitive = self.policy.allowed_hosts, tuple(auth_headers(server))
 
 		def make(headers=None, timeout=None, auth=None) -> httpx.AsyncClient:
-			return self._http_client(allow, headers=headers, timeout=timeout, auth=auth)
+			return self._http_client(allow, headers=headers, timeout=timeout, auth=auth, sensitive=sensitive)
 
 		return make
 
@@ -245,8 +253,10 @@ def _validator(connection: Connection, server: ServerConfig, tool: str) -> Tool:
 	return connection.validators[tool]
 
 
-def _guarded_client(allow, headers=None, timeout=None, auth=None) -> httpx.AsyncClient:
-	raise MCPError("no SSRF-safe HTTP client is wired in yet.", "blocked")
+def _guarded_client(allow, headers=None, timeout=None, auth=None, sensitive=()) -> httpx.AsyncClient:
+	from huf.ai.engine.safe_http import async_client
+
+	return async_client(allow, headers=headers, timeout=timeout, auth=auth, sensitive=sensitive)
 
 
 def list_tools(server: ServerConfig, policy: Policy, http_client: HttpClient | None = None) -> list[ToolSpec]:
