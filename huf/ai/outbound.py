@@ -1,8 +1,9 @@
 """Where Huf may send requests inside the site's network.
 
-Addresses a person or a model can aim are checked against the SSRF guard (``engine/http_guard.py``):
+Addresses a person or a model can aim go through the SSRF-safe client (``engine/safe_http.py``):
 only public addresses, unless an administrator lists the host in ``huf_allowed_hosts`` in
-site_config.json. The same list serves knowledge URLs and model servers (an AI Provider's API Base)."""
+site_config.json. The same list serves knowledge URLs, model servers (an AI Provider's API Base), HTTP tools and
+MCP servers: pass ``allowed_hosts()`` as the engine client's ``allow``."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from urllib.parse import urlsplit
 import frappe
 from frappe import _
 
-from huf.ai.engine.http_guard import resolve
+from huf.ai.engine.safe_http import resolve
 
 
 def allowed_hosts() -> frozenset[str]:

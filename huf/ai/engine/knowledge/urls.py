@@ -1,12 +1,12 @@
-"""A web address as a document: fetched through the SSRF guard, read by its content type."""
+"""A web address as a document: fetched through the SSRF-safe client (``engine/safe_http.py``), read by its content type."""
 
 from __future__ import annotations
 
 from urllib.parse import unquote, urlsplit
 
-from huf.ai.engine.http_guard import fetch
 from huf.ai.engine.knowledge.extract import READABLE, extension, extract, extract_html
 from huf.ai.engine.knowledge.types import Document, ExtractError
+from huf.ai.engine.safe_http import SafeHTTPError, request
 
 KINDS_BY_TYPE = {
 	"application/pdf": "pdf",
@@ -22,8 +22,13 @@ KINDS_BY_TYPE = {
 
 
 def fetch_document(url: str, *, max_bytes: int, timeout: float, allow: frozenset[str] = frozenset()) -> tuple[Document, bytes]:
-	"""The page or file at ``url`` and the bytes it was read from (to hash)."""
-	response = fetch(url, max_bytes=max_bytes, timeout=timeout, allow=allow)
+	"""The page or file at ``url`` and the bytes it was read from (to hash). ExtractError says why not."""
+	try:
+		response = request("GET", url, max_bytes=max_bytes, timeout=timeout, allow=allow)
+	except SafeHTTPError as error:
+		raise ExtractError(str(error)) from None
+	if not 200 <= response.status < 300:
+		raise ExtractError(f"{url} answered with HTTP {response.status}; check the address.")
 	body, kind = response.body, response.content_type
 	if not body:
 		raise ExtractError(f"{url} answered with an empty page.")

@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from huf.ai.engine.http_guard import GuardError, fetch, is_public, resolve
+from huf.ai.engine.safe_http import SafeHTTPError, is_public, request, resolve
 from huf.ai.engine.knowledge.types import ExtractError
 from huf.ai.engine.knowledge.urls import fetch_document
 from tests.engine.test_knowledge_extract import pdf_pages
@@ -108,12 +108,12 @@ def test_public_addresses_are(ip):
 
 def test_a_local_address_is_refused_unless_an_administrator_allows_it(server):
 	with pytest.raises(
-		GuardError,
-		match=r"points to 127\.0\.0\.1, a private address; Huf only fetches public web addresses\. An administrator can allow",
+		SafeHTTPError,
+		match=r"points to 127\.0\.0\.1, a private address; Huf only connects to public web addresses\. An administrator can allow",
 	):
-		fetch(f"http://{server}/page", max_bytes=10_000)
-	assert b"Open 9 to 5." in fetch(f"http://{server}/page", max_bytes=10_000, allow=frozenset({server})).body
-	assert fetch(f"http://{server}/page", max_bytes=10_000, allow=frozenset({"127.0.0.1"})).status == 200
+		request("GET", f"http://{server}/page", max_bytes=10_000)
+	assert b"Open 9 to 5." in request("GET", f"http://{server}/page", max_bytes=10_000, allow=frozenset({server})).body
+	assert request("GET", f"http://{server}/page", max_bytes=10_000, allow=frozenset({"127.0.0.1"})).status == 200
 
 
 def test_resolve_says_which_addresses_are_refused_unless_the_host_is_allowed():
@@ -125,8 +125,8 @@ def test_resolve_says_which_addresses_are_refused_unless_the_host_is_allowed():
 
 
 def test_a_redirect_to_a_private_address_is_refused_and_never_followed(server):
-	with pytest.raises(GuardError) as error:
-		fetch(f"http://{server}/leak", max_bytes=10_000, allow=frozenset({server}))
+	with pytest.raises(SafeHTTPError) as error:
+		request("GET", f"http://{server}/leak", max_bytes=10_000, allow=frozenset({server}))
 	message = str(error.value)
 	assert message.startswith(
 		f"http://{server}/leak redirects to http://169.254.169.254/latest/meta-data/, which points to 169.254.169.254"
@@ -136,34 +136,35 @@ def test_a_redirect_to_a_private_address_is_refused_and_never_followed(server):
 
 def test_redirects_are_followed_and_limited(server):
 	allow = frozenset({server})
-	assert fetch(f"http://{server}/hop", max_bytes=10_000, allow=allow).url == f"http://{server}/page"
-	with pytest.raises(GuardError, match="redirects more than 0 times"):
-		fetch(f"http://{server}/hop", max_bytes=10_000, allow=allow, max_redirects=0)
+	assert request("GET", f"http://{server}/hop", max_bytes=10_000, allow=allow).url == f"http://{server}/page"
+	with pytest.raises(SafeHTTPError, match="redirects more than 0 times"):
+		request("GET", f"http://{server}/hop", max_bytes=10_000, allow=allow, max_redirects=0)
 
 
 def test_size_time_status_and_scheme_are_checked(server):
 	allow = frozenset({server})
-	with pytest.raises(GuardError, match="larger than"):
-		fetch(f"http://{server}/big", max_bytes=1000, allow=allow)
-	with pytest.raises(GuardError, match=r"did not answer within 0\.5 seconds"):
-		fetch(f"http://{server}/slow", max_bytes=1000, allow=allow, timeout=0.5)
-	with pytest.raises(GuardError, match="answered with HTTP 404"):
-		fetch(f"http://{server}/missing", max_bytes=1000, allow=allow)
+	with pytest.raises(SafeHTTPError, match="larger than"):
+		request("GET", f"http://{server}/big", max_bytes=1000, allow=allow)
+	with pytest.raises(SafeHTTPError, match=r"did not answer within 0\.5 seconds"):
+		request("GET", f"http://{server}/slow", max_bytes=1000, allow=allow, timeout=0.5)
+	assert request("GET", f"http://{server}/missing", max_bytes=1000, allow=allow).status == 404
+	with pytest.raises(ExtractError, match="answered with HTTP 404"):
+		fetch_document(f"http://{server}/missing", max_bytes=1000, timeout=5, allow=allow)
 	for url in ("file:///etc/passwd", "ftp://example.com/x", "gopher://x", "http:///nohost"):
-		with pytest.raises(GuardError, match="is not a web address"):
-			fetch(url, max_bytes=1000)
-	with pytest.raises(GuardError, match="was not found"):
-		fetch("http://no-such-host.invalid/", max_bytes=1000)
+		with pytest.raises(SafeHTTPError, match="is not a web address"):
+			request("GET", url, max_bytes=1000)
+	with pytest.raises(SafeHTTPError, match="was not found"):
+		request("GET", "http://no-such-host.invalid/", max_bytes=1000)
 
 
 def test_a_server_trickling_bytes_is_cut_off_at_the_fetchs_deadline(server):
 	allow = frozenset({server})
 	for path in ("/trickle", "/trickle-headers"):
 		started = time.monotonic()
-		with pytest.raises(GuardError, match=r"took longer than 1.5 seconds to send its page, the longest Huf waits"):
-			fetch(f"http://{server}{path}", max_bytes=1000, allow=allow, timeout=5, deadline=1.5)
+		with pytest.raises(SafeHTTPError, match=r"took longer than 1.5 seconds to answer, the longest Huf waits"):
+			request("GET", f"http://{server}{path}", max_bytes=1000, allow=allow, timeout=5, deadline=1.5)
 		assert time.monotonic() - started < 3, path  # not the 10 s the whole page would take
-	assert fetch(f"http://{server}/page", max_bytes=10_000, allow=allow, deadline=5).status == 200
+	assert request("GET", f"http://{server}/page", max_bytes=10_000, allow=allow, deadline=5).status == 200
 
 
 def test_web_pages_and_files_become_documents(server):
