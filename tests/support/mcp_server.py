@@ -121,14 +121,17 @@ class Counting:
 
 
 class Served:
-	"""``app`` under uvicorn in a thread; ``url`` is its base address."""
+	"""``app`` under uvicorn in a thread; ``url`` is its base address; ``ssl``: (cert file, key file)."""
 
-	def __init__(self, app, sock: socket.socket | None = None):
+	def __init__(self, app, sock: socket.socket | None = None, ssl: tuple | None = None):
 		self.sock = sock or bound_socket()
 		self.port = self.sock.getsockname()[1]
-		self.url = f"http://127.0.0.1:{self.port}"
+		self.url = f"{'https' if ssl else 'http'}://127.0.0.1:{self.port}"
 		self.app = Counting(app)
-		config = uvicorn.Config(self.app, log_level="error", lifespan="on", timeout_graceful_shutdown=1)
+		cert, key = ssl or (None, None)
+		config = uvicorn.Config(
+			self.app, log_level="error", lifespan="on", timeout_graceful_shutdown=1, ssl_certfile=cert, ssl_keyfile=key
+		)
 		self.server = uvicorn.Server(config)
 		self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True)
 

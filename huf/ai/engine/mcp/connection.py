@@ -54,7 +54,7 @@ class Connection:
 		if self._ready in done:
 			return
 		await self.close()
-		if self.ended.done() and isinstance(self.ended.exception(), BaseException) and not _closed_by_us(self.ended.exception()):
+		if not isinstance(self.ended.exception(), _Closed):
 			raise self.ended.exception()
 		raise TimeoutError
 
@@ -91,10 +91,11 @@ class Connection:
 				self.session = session
 				self._ready.set_result(None)
 				await self._stop.wait()
+		except asyncio.CancelledError:
+			self._end(_Closed())
+			raise
 		except BaseException as error:  # noqa: BLE001 - whatever ended the session is what its calls fail with
 			self._end(error)
-			if isinstance(error, asyncio.CancelledError):
-				raise
 		finally:
 			self._end(_Closed())
 
@@ -136,7 +137,3 @@ async def _list_tools(session: ClientSession) -> list[types.Tool]:
 def _late_answer(error: Exception) -> bool:
 	"""An answer to a call that already timed out: the session itself is fine."""
 	return isinstance(error, RuntimeError) and "unknown request ID" in str(error)
-
-
-def _closed_by_us(error: BaseException) -> bool:
-	return isinstance(error, _Closed)

@@ -17,10 +17,12 @@ from mcp.types import CONNECTION_CLOSED
 from pydantic import ValidationError
 
 from huf.ai.engine.mcp.config import MCPError, ServerConfig, scrub
+from huf.ai.engine.safe_http import SafeHTTPError
 
 if sys.version_info < (3, 11):
 	from exceptiongroup import BaseExceptionGroup
 
+GUARD_KINDS = {"not_found": "dns", "refused": "blocked", "unreachable": "refused"}  # SafeHTTPError.kind -> ours
 NOT_MCP = "answered, but not as an MCP server; check that the Server URL is its MCP endpoint (often ending in /mcp or /sse) and the transport type"
 
 
@@ -32,6 +34,18 @@ def describe(error: BaseException, server: ServerConfig, secrets: list[str], tim
 	else:
 		what, kind = _words(cause, server, timeout)
 	return MCPError(scrub(f"MCP server {server.name}: {what}", secrets), kind)
+
+
+async def expect_mcp(response: httpx.Response) -> None:
+	"""httpx response hook: MCP answers are JSON or an event stream (or empty). Anything else, such as
+	a web page, fails the connection at once; the SDK's SSE transport would wait on it forever. A
+	404 before there is a session is a wrong address (the SDK takes every 404 for an expired session)."""
+	request = response.request
+	if response.status_code == 404 and request.method == "POST" and "mcp-session-id" not in request.headers:
+		raise httpx.HTTPStatusError("404", request=request, response=response)
+	kind = response.headers.get("content-type", "").split(";")[0].strip()
+	if 200 <= response.status_code < 300 and response.status_code not in (202, 204) and not kind.endswith(("json", "event-stream")):
+		raise MCPError(f"{NOT_MCP} (it sent {kind or 'no content type'}).", "not_mcp")
 
 
 def root_cause(error: BaseException) -> BaseException:
@@ -46,6 +60,8 @@ def root_cause(error: BaseException) -> BaseException:
 def _words(error: BaseException, server: ServerConfig, timeout: float | None) -> tuple[str, str]:
 	host = httpx.URL(server.url).host if server.url else server.command
 	chain = _chain(error)
+	if isinstance(error, SafeHTTPError):
+		return str(error), GUARD_KINDS.get(error.kind, error.kind)
 	if isinstance(error, httpx.HTTPStatusError):
 		return _status(error.response.status_code, server)
 	if any(isinstance(e, socket.gaierror) for e in chain) or "Name or service not known" in str(error):

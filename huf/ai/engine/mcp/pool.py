@@ -193,7 +193,7 @@ class MCPPool:
 		lock = self._locks.setdefault(server.name, asyncio.Lock())
 		async with lock:
 			connection = self._connections.get(server.name)
-			if connection is not None and connection.alive and mode == "connect":
+			if connection is not None and connection.alive and connection.server == server and mode == "connect":
 				return connection
 			if connection is not None:
 				await connection.close()
@@ -234,7 +234,9 @@ class MCPPool:
 		allow, sensitive = self.policy.allowed_hosts, tuple(auth_headers(server))
 
 		def make(headers=None, timeout=None, auth=None) -> httpx.AsyncClient:
-			return self._http_client(allow, headers=headers, timeout=timeout, auth=auth, sensitive=sensitive)
+			client = self._http_client(allow, headers=headers, timeout=timeout, auth=auth, sensitive=sensitive)
+			client.event_hooks["response"].append(errors.expect_mcp)
+			return client
 
 		return make
 
