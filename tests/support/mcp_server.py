@@ -12,6 +12,7 @@ routes over an in-memory provider that approves every sign-in), for the OAuth te
 
 
 import base64
+import math
 import os
 import re
 import secrets
@@ -215,7 +216,7 @@ class ApproveAll:
 
 	def _issue(self, client_id: str, scopes: list[str]) -> OAuthToken:
 		access, refresh = f"at-{secrets.token_hex(16)}", f"rt-{secrets.token_hex(16)}"
-		self.access[access] = AccessToken(token=access, client_id=client_id, scopes=scopes, expires_at=int(time.time()) + self.token_seconds)
+		self.access[access] = AccessToken(token=access, client_id=client_id, scopes=scopes, expires_at=math.ceil(time.time() + self.token_seconds))
 		self.refresh[refresh] = RefreshToken(token=refresh, client_id=client_id, scopes=scopes)
 		return OAuthToken(access_token=access, expires_in=self.token_seconds, refresh_token=refresh, scope=" ".join(scopes))
 
@@ -227,7 +228,7 @@ def auth_server(token_seconds: int = 3600) -> tuple[Served, ApproveAll]:
 	provider = ApproveAll(token_seconds)
 	settings = AuthSettings(
 		issuer_url=base,
-		resource_server_url=f"{base}/mcp",
+		resource_server_url=base,  # FastMCP serves the resource metadata at the root only
 		client_registration_options=ClientRegistrationOptions(enabled=True, valid_scopes=["mcp"], default_scopes=["mcp"]),
 		required_scopes=["mcp"],
 	)

@@ -77,12 +77,11 @@ class Provider(OAuthClientProvider):
 		self.server, self.storage, self.mode, self.code = server, storage, mode, code
 
 	async def _perform_authorization(self) -> tuple[str, str]:
-		if self.mode == "finish":
+		if self.mode == "finish":  # once: the session then goes on as any other
+			self.mode = "connect"
 			return self.code, self.storage.state.pending["verifier"]
 		if self.mode != "begin":
-			raise MCPError(
-				f"MCP server {self.server.name} needs a person to sign in (OAuth); use Sign in on the MCP Server.", "sign_in"
-			)
+			raise MCPError("needs a person to sign in (OAuth); use Sign in on the MCP Server.", "sign_in")
 		pkce, state = PKCEParameters.generate(), secrets.token_urlsafe(32)
 		self.storage.state.pending = {"state": state, "verifier": pkce.code_verifier}
 		self.storage.dirty = True
