@@ -92,7 +92,8 @@ def test_arguments_that_break_the_schema_are_refused_before_sending(served):
 
 def test_is_error_results_and_timeouts_are_tool_errors_and_the_session_goes_on(served):
 	with MCPPool(POLICY) as pool:
-		server = config(served, timeout=1)
+		assert pool.call_tool(config(served), "echo", {"text": "connected"}) == "connected"
+		server = config(served, timeout=1)  # the same session: the timeout is per call
 		with pytest.raises(ToolError, match="The tool fail of MCP server Test reported an error: .*it broke"):
 			pool.call_tool(server, "fail", {"message": "it broke"})
 		with pytest.raises(ToolError, match=r"^MCP server Test: did not answer within 1 seconds\.$"):

@@ -34,6 +34,13 @@ def alive(pid: int) -> bool:
 	return state != "Z"
 
 
+def gone_soon(pid: int) -> bool:
+	deadline = time.monotonic() + 5
+	while alive(pid) and time.monotonic() < deadline:
+		time.sleep(0.02)
+	return not alive(pid)
+
+
 def test_calculator_from_pypi_handshake_list_and_calls():
 	calculator = ServerConfig(name="calc", transport="stdio", namespace="calc", command=CALCULATOR, timeout=20)
 	report = test_connection(calculator, POLICY)
@@ -67,7 +74,7 @@ def test_closing_the_pool_kills_the_server_and_everything_in_its_process_group()
 	assert alive(server_pid) and alive(child_pid)
 	pool.close()
 	assert not alive(server_pid)
-	assert not alive(child_pid)
+	assert gone_soon(child_pid)  # signalled by close(); dying takes the kernel a moment
 
 
 def test_one_process_per_run_and_a_server_killed_mid_call_is_an_error_then_a_new_session():
@@ -97,7 +104,7 @@ def test_one_process_per_run_and_a_server_killed_mid_call_is_an_error_then_a_new
 def test_a_call_past_the_server_timeout_is_a_tool_error_and_the_session_goes_on():
 	server = own(timeout=1)
 	with MCPPool(POLICY) as pool:
-		pid = pool.call_tool(server, "pid", {})
+		pid = pool.call_tool(own(timeout=20), "pid", {})  # starting Python may take longer than a second
 		with pytest.raises(ToolError, match=r"MCP server own: did not answer within 1 seconds"):
 			pool.call_tool(server, "sleep", {"seconds": 5})
 		assert pool.call_tool(server, "pid", {}) == pid

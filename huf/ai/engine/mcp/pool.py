@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import httpx
 
@@ -193,7 +193,7 @@ class MCPPool:
 		lock = self._locks.setdefault(server.name, asyncio.Lock())
 		async with lock:
 			connection = self._connections.get(server.name)
-			if connection is not None and connection.alive and connection.server == server and mode == "connect":
+			if connection is not None and connection.alive and _same_session(connection.server, server) and mode == "connect":
 				return connection
 			if connection is not None:
 				await connection.close()
@@ -226,6 +226,8 @@ class MCPPool:
 	async def _close_all(self) -> None:
 		await asyncio.gather(*(c.close() for c in self._connections.values()), return_exceptions=True)
 		self._connections.clear()
+		for _ in range(3):  # let closed subprocess pipes finish their callbacks before the loop closes
+			await asyncio.sleep(0)
 
 	def _factory(self, server: ServerConfig):
 		"""The SDK's httpx_client_factory: every request of the session (OAuth discovery and token
@@ -239,6 +241,11 @@ class MCPPool:
 			return client
 
 		return make
+
+
+def _same_session(a: ServerConfig, b: ServerConfig) -> bool:
+	"""Whether a session opened for ``a`` serves ``b`` (the timeout is per call, not per session)."""
+	return replace(a, timeout=0) == replace(b, timeout=0)
 
 
 def _handler(pool: MCPPool, server: ServerConfig, tool: str):

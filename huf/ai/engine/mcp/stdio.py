@@ -118,7 +118,13 @@ async def _end(process) -> None:
 		_signal_group(process.pid, signal.SIGKILL)
 		with anyio.move_on_after(TERM_WAIT):
 			await process.wait()
-	for stream in (process.stdout, process.stderr):
+	for stream in (process.stdout, process.stderr):  # read to the end: a killed child may have held them
+		with anyio.move_on_after(TERM_WAIT):
+			try:
+				while await stream.receive():
+					pass
+			except (anyio.EndOfStream, anyio.ClosedResourceError, anyio.BrokenResourceError):
+				pass
 		await stream.aclose()
 
 
