@@ -1,0 +1,139 @@
+"""One live MCP session with one server, on the pool's event loop.
+
+A task of its own (``_own``) enters the transport and the SDK's ``ClientSession``, does the
+initialize handshake, lists the tools, and then holds both open until ``close``: anyio needs a
+context to be left by the task that entered it, while calls come from other tasks. Whatever ends
+the session (the transport failing, the server process exiting, a message it cannot read) settles
+``ended``, and every call waiting on the session fails with it at once instead of waiting for its
+timeout.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from contextlib import AsyncExitStack
+from typing import Any
+
+from mcp import ClientSession, types
+from mcp.client.sse import sse_client
+from mcp.client.streamable_http import streamablehttp_client
+
+from huf.ai.engine.mcp.config import MCPError, ServerConfig, auth_headers
+from huf.ai.engine.mcp.oauth import Provider, StateStorage
+from huf.ai.engine.mcp.stdio import stdio_transport
+
+CLIENT = types.Implementation(name="huf", version="1")
+LIST_PAGES = 50  # tools/list pages read at most (a server paging forever is cut off)
+
+
+class Connection:
+	def __init__(self, server: ServerConfig, http_factory, storage: StateStorage | None = None, mode: str = "connect", code=None):
+		self.server = server
+		self.http_factory = http_factory  # the SDK's McpHttpClientFactory: headers, timeout, auth -> AsyncClient
+		self.storage = storage
+		self.mode, self.code = mode, code
+		self.session: ClientSession | None = None
+		self.info: types.InitializeResult | None = None
+		self.tools: list[types.Tool] = []
+		self.validators: dict = {}  # tool name -> engine Tool checking arguments against its schema
+		self._ready: asyncio.Future = asyncio.get_running_loop().create_future()
+		self.ended: asyncio.Future = asyncio.get_running_loop().create_future()
+		self.ended.add_done_callback(lambda f: f.exception())  # read, so asyncio never warns about it
+		self._stop = asyncio.Event()
+		self._task: asyncio.Task | None = None
+
+	@property
+	def alive(self) -> bool:
+		return self.session is not None and not self.ended.done()
+
+	async def open(self) -> None:
+		"""Handshake and tool list within the server's timeout; raises what stopped them."""
+		self._task = asyncio.create_task(self._own())
+		done, _ = await asyncio.wait({self._ready, self.ended}, timeout=self.server.timeout, return_when=asyncio.FIRST_COMPLETED)
+		if self._ready in done:
+			return
+		await self.close()
+		if not isinstance(self.ended.exception(), _Closed):
+			raise self.ended.exception()
+		raise TimeoutError
+
+	async def request(self, call: Callable[[ClientSession], Awaitable[Any]], timeout: float) -> Any:
+		"""``call(session)``, failing when the session ends or ``timeout`` passes first."""
+		if not self.alive:
+			raise self.ended.exception() if self.ended.done() else MCPError("the session is not open.", "closed")
+		task = asyncio.create_task(call(self.session))
+		done, _ = await asyncio.wait({task, self.ended}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+		if task in done:
+			return task.result()
+		task.cancel()
+		if self.ended.done():
+			raise self.ended.exception()
+		raise TimeoutError
+
+	async def close(self) -> None:
+		self._stop.set()
+		if self._task is not None and not self._task.done():
+			try:
+				await asyncio.wait_for(asyncio.shield(self._task), self.server.timeout)
+			except (asyncio.TimeoutError, Exception):  # noqa: BLE001 - a session that will not end is cancelled
+				self._task.cancel()
+				await asyncio.gather(self._task, return_exceptions=True)
+
+	async def _own(self) -> None:
+		try:
+			async with AsyncExitStack() as stack:
+				streams = await stack.enter_async_context(self._transport())
+				session = ClientSession(streams[0], streams[1], message_handler=self._on_message, client_info=CLIENT)
+				session = await stack.enter_async_context(session)
+				self.info = await session.initialize()
+				self.tools = await _list_tools(session)
+				self.session = session
+				self._ready.set_result(None)
+				await self._stop.wait()
+		except asyncio.CancelledError:
+			self._end(_Closed())
+			raise
+		except BaseException as error:  # noqa: BLE001 - whatever ended the session is what its calls fail with
+			self._end(error)
+		finally:
+			self._end(_Closed())
+
+	def _transport(self):
+		server = self.server
+		if server.transport == "stdio":
+			return stdio_transport(server)
+		auth = Provider(server, self.storage, self.mode, self.code) if server.auth.kind == "oauth" else None
+		headers = auth_headers(server)
+		if server.transport == "sse":
+			return sse_client(server.url, headers, server.timeout, 300, httpx_client_factory=self.http_factory, auth=auth)
+		return streamablehttp_client(server.url, headers, server.timeout, 300, httpx_client_factory=self.http_factory, auth=auth)
+
+	async def _on_message(self, message) -> None:
+		if isinstance(message, Exception) and not _late_answer(message):
+			self._end(message)
+
+	def _end(self, error: BaseException) -> None:
+		if not self.ended.done():
+			self.ended.set_exception(error)
+
+
+class _Closed(MCPError):
+	def __init__(self):
+		super().__init__("the session was closed.", "closed")
+
+
+async def _list_tools(session: ClientSession) -> list[types.Tool]:
+	tools, cursor = [], None
+	for _ in range(LIST_PAGES):
+		page = await session.list_tools(cursor)
+		tools += page.tools
+		cursor = page.nextCursor
+		if not cursor:
+			break
+	return tools
+
+
+def _late_answer(error: Exception) -> bool:
+	"""An answer to a call that already timed out: the session itself is fine."""
+	return isinstance(error, RuntimeError) and "unknown request ID" in str(error)

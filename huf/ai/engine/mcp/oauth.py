@@ -1,0 +1,129 @@
+"""OAuth 2.1 for MCP servers, on the SDK's ``OAuthClientProvider`` (an httpx.Auth): protected-resource
+metadata and authorization-server discovery, dynamic client registration, PKCE and token refresh
+are the SDK's.
+
+The SDK signs in inside one coroutine (redirect, then wait for the callback). A site cannot wait:
+the person leaves with a redirect and comes back to another request, maybe another process. So the
+sign-in is split in two connections, with what lies between kept in ``OAuthState.pending``:
+
+- ``begin``: connect without tokens; when the SDK reaches the authorization step, build the
+  authorization URL with our own PKCE verifier and state, keep them, and stop (``Redirect``).
+- ``finish``: connect without tokens again; when the SDK reaches the authorization step, hand it
+  the code the callback got and the kept verifier; the SDK exchanges them and stores the tokens.
+- ``connect`` (every other connection): tokens as stored, refreshed by the SDK when expired;
+  if it would need a person, that is an MCPError(kind="sign_in").
+
+Only ``_perform_authorization`` is overridden (mcp is pinned below 1.13 for it).
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import time
+from urllib.parse import urlencode, urljoin
+
+from mcp.client.auth import OAuthClientProvider, PKCEParameters
+from mcp.shared.auth import OAuthClientInformationFull, OAuthClientMetadata, OAuthToken
+
+from huf.ai.engine.mcp.config import MCPError, OAuthState, ServerConfig
+
+
+class Redirect(Exception):
+	"""The begin connection stops here; ``url`` is where the person signs in."""
+
+	def __init__(self, url: str):
+		super().__init__("sign-in redirect")  # the URL is not in the message, so not in any log
+		self.url = url
+
+
+class StateStorage:
+	"""The SDK's TokenStorage over an OAuthState held in memory. ``dirty`` says it changed and must
+	be saved (by the pool, on the caller's thread). ``fresh``: ignore stored tokens (sign-in)."""
+
+	def __init__(self, state: OAuthState, fresh: bool = False):
+		self.state = state
+		self.fresh = fresh
+		self.dirty = False
+
+	async def get_tokens(self) -> OAuthToken | None:
+		tokens = None if self.fresh else self.state.tokens
+		return OAuthToken.model_validate(tokens) if tokens else None
+
+	async def set_tokens(self, tokens: OAuthToken) -> None:
+		data = tokens.model_dump(mode="json", exclude_none=True)
+		if not data.get("refresh_token") and not self.fresh:  # a refresh may not send a new one
+			data["refresh_token"] = (self.state.tokens or {}).get("refresh_token")
+		self.state.tokens = {k: v for k, v in data.items() if v is not None}
+		self.state.expires_at = time.time() + tokens.expires_in if tokens.expires_in else None
+		self.state.pending = None
+		self.dirty = True
+
+	async def get_client_info(self) -> OAuthClientInformationFull | None:
+		info = self.state.client_info
+		return OAuthClientInformationFull.model_validate(info) if info else None
+
+	async def set_client_info(self, client_info: OAuthClientInformationFull) -> None:
+		self.state.client_info = client_info.model_dump(mode="json", exclude_none=True)
+		self.dirty = True
+
+
+class Provider(OAuthClientProvider):
+	def __init__(self, server: ServerConfig, storage: StateStorage, mode: str = "connect", code: str | None = None):
+		settings = server.auth.oauth
+		metadata = OAuthClientMetadata(client_name=settings.client_name, redirect_uris=[settings.redirect_uri], scope=settings.scope)
+		super().__init__(server.url, metadata, storage, redirect_handler=_never, callback_handler=_never)
+		self.context.token_expiry_time = None if storage.fresh else storage.state.expires_at
+		self.server, self.storage, self.mode, self.code = server, storage, mode, code
+
+	async def _perform_authorization(self) -> tuple[str, str]:
+		if self.mode == "finish":  # once: the session then goes on as any other
+			self.mode = "connect"
+			return self.code, self.storage.state.pending["verifier"]
+		if self.mode != "begin":
+			raise MCPError("needs a person to sign in (OAuth); use Sign in on the MCP Server.", "sign_in")
+		pkce, state = PKCEParameters.generate(), secrets.token_urlsafe(32)
+		self.storage.state.pending = {"state": state, "verifier": pkce.code_verifier}
+		self.storage.dirty = True
+		raise Redirect(self._authorization_url(pkce.code_challenge, state))
+
+	def _authorization_url(self, challenge: str, state: str) -> str:
+		"""As the SDK's own step builds it (endpoint from the metadata, RFC 8707 resource, scope)."""
+		context = self.context
+		endpoint = context.oauth_metadata and context.oauth_metadata.authorization_endpoint
+		endpoint = str(endpoint) if endpoint else urljoin(context.get_authorization_base_url(context.server_url), "/authorize")
+		params = {
+			"response_type": "code",
+			"client_id": context.client_info.client_id,
+			"redirect_uri": str(context.client_metadata.redirect_uris[0]),
+			"state": state,
+			"code_challenge": challenge,
+			"code_challenge_method": "S256",
+		}
+		if context.should_include_resource_param(context.protocol_version):
+			params["resource"] = context.get_resource_url()
+		if context.client_metadata.scope:
+			params["scope"] = context.client_metadata.scope
+		return f"{endpoint}?{urlencode(params)}"
+
+
+def check_callback(server: ServerConfig, state: OAuthState, returned_state: str, code: str) -> None:
+	"""The callback belongs to the sign-in under way for ``server``, or MCPError(kind="sign_in")."""
+	pending = state.pending or {}
+	if not code or not pending.get("state") or not secrets.compare_digest(str(returned_state or ""), pending["state"]):
+		raise MCPError(f"MCP server {server.name}: this sign-in link is not the latest one; start the sign-in again.", "sign_in")
+
+
+async def _never(*_args) -> tuple[str, str | None]:
+	raise MCPError("the authorization step is handled by Provider", "sign_in")
+
+
+class _QuietRedirect(logging.Filter):
+	"""The SDK logs every exception of its flow as an error; stopping for the redirect is not one."""
+
+	def filter(self, record: logging.LogRecord) -> bool:
+		error = record.exc_info[1] if record.exc_info else None
+		return not isinstance(error, Redirect | MCPError)
+
+
+logging.getLogger("mcp.client.auth").addFilter(_QuietRedirect())
