@@ -77,6 +77,8 @@ def call(tool_name: str, args: dict):
 
 
 def test_two_apps_may_declare_the_same_tool_and_an_agent_uses_both(apps, llm):
+	for name in (ALPHA, BETA, "create_ticket"):
+		frappe.delete_doc_if_exists("Agent Tool Function", name, force=True)
 	sync_app_tools()
 	assert frappe.db.get_value("Agent Tool Function", ALPHA, ["provider_app", "function_path"]) == (
 		"huf_t_alpha",
