@@ -85,6 +85,7 @@ class Recorder:
 			"tool_args": _json_or_text(event.call.arguments),
 			"status": "Started",
 			"turn": event.turn,
+			**(event.origin or {}),  # e.g. is_mcp_tool, mcp_server, mcp_tool of an MCP tool
 		}
 
 	def _on_tool_result(self, event: ToolResultEvent) -> None:

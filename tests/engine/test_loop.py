@@ -78,6 +78,16 @@ def test_the_models_mistakes_go_back_to_it_and_the_run_goes_on(llm):
 	assert [json.loads(m["content"])["error"] for m in tool_messages] == errors
 
 
+def test_a_tools_origin_rides_on_its_call_event(llm):
+	"""Where a tool comes from (an MCP server and its own name for the tool) reaches the recorder."""
+	origin = {"is_mcp_tool": 1, "mcp_server": "github", "mcp_tool": "create_issue"}
+	tool = Tool("github__create_issue", "Open an issue", {"type": "object"}, lambda args: "done", origin=origin)
+	llm.script(tool_calls([("c1", "github__create_issue", "{}"), ("c2", "nope", "{}")]), text("Done."))
+	events = []
+	run_loop(request(llm), [tool], events.append)
+	assert [e.origin for e in events if isinstance(e, ToolCallEvent)] == [origin, None]
+
+
 def test_max_turns_ends_the_run_as_failed_with_advice(llm):
 	llm.script(*[tool_calls([(f"c{i}", "add", '{"a": 1, "b": 1}')]) for i in range(3)])
 	events = []

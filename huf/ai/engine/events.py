@@ -7,7 +7,7 @@ Every event is a small frozen dataclass with a ``type`` string that is also its 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, Union
+from typing import Any, Callable, Mapping, Union
 
 
 @dataclass(frozen=True)
@@ -73,8 +73,11 @@ class AssistantEvent:
 
 @dataclass(frozen=True)
 class ToolCallEvent:
+	"""``origin``: the called tool's ``Tool.origin`` (None for a tool that does not exist)."""
+
 	call: ToolCall
 	turn: int
+	origin: Mapping[str, Any] | None = None
 	type: str = field(default="tool_call", init=False)
 
 

@@ -86,7 +86,7 @@ def run_loop(
 			for call in model_turn.tool_calls:
 				if should_cancel():
 					raise llm.Cancelled("The run was stopped.", partial=None)
-				on_event(ToolCallEvent(call=call, turn=turn))
+				on_event(ToolCallEvent(call=call, turn=turn, origin=getattr(by_name.get(call.name), "origin", None)))
 				outcome = execute_tool_call(call, by_name, settings.max_context_chars)
 				on_event(
 					ToolResultEvent(

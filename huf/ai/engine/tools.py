@@ -24,10 +24,14 @@ class ToolError(Exception):
 
 @dataclass
 class Tool:
+	"""``origin``: where the tool comes from, as the caller wants it recorded (opaque to the engine,
+	carried on the tool's ``ToolCallEvent``); e.g. the Agent Tool Call fields of an MCP tool."""
+
 	name: str
 	description: str
 	parameters: dict
 	handler: Callable[[dict], Any]
+	origin: Mapping[str, Any] | None = None
 	_validator: Any = field(default=None, init=False, repr=False, compare=False)
 
 	def spec(self) -> dict:

@@ -2,31 +2,10 @@
 
 from __future__ import annotations
 
-import frappe
-from frappe import _
 from frappe.utils import get_system_timezone, now_datetime
 
-from huf.ai.engine.tools import ToolError
-
-
-def describe_doctype(doctype: str) -> dict:
-	"""The fields of a DocType that you can read: use it before creating or filtering documents.
-
-	Args:
-		doctype: The DocType's name, e.g. Sales Order.
-	"""
-	if not frappe.db.exists("DocType", doctype):
-		raise ToolError(_("There is no DocType named {0}.").format(doctype))
-	if not frappe.has_permission(doctype, "read"):
-		raise ToolError(_("You do not have permission to read {0}.").format(doctype))
-	meta = frappe.get_meta(doctype)
-	permitted = set(meta.get_permitted_fieldnames(permission_type="read"))
-	fields = [
-		{"fieldname": df.fieldname, "label": df.label, "fieldtype": df.fieldtype, "options": df.options, "reqd": df.reqd}
-		for df in meta.fields
-		if df.fieldname in permitted and df.fieldtype not in ("Section Break", "Column Break", "Tab Break", "HTML", "Button")
-	]
-	return {"doctype": doctype, "is_submittable": bool(meta.is_submittable), "fields": fields}
+SCHEMA_FUNCTION = "huf.ai.tools.schema.get_doctype_schema"
+SCHEMA_PARAMETERS = [{"fieldname": "doctype", "type": "string", "required": 1, "description": "The DocType, e.g. Sales Order."}]
 
 
 def get_current_datetime() -> dict:
@@ -36,11 +15,19 @@ def get_current_datetime() -> dict:
 
 BUILTIN_TOOLS = [
 	{
-		"tool_name": "describe_doctype",
-		"description": "List the fields of a DocType that the current user can read (names, types, options, required). "
+		"tool_name": "get_doctype_schema",
+		"description": "The fields of a DocType that the current user can read (names, types, options, required, a table's "
+		"own fields), with guidance on using it and the workflows it takes part in, where the site has some. "
 		"Use it before creating, updating or filtering documents of that type.",
-		"function_path": "huf.ai.tools.builtin.describe_doctype",
-		"parameters": [{"fieldname": "doctype", "type": "string", "required": 1, "description": "The DocType, e.g. Sales Order."}],
+		"function_path": SCHEMA_FUNCTION,
+		"parameters": SCHEMA_PARAMETERS,
+	},
+	{
+		"tool_name": "describe_doctype",
+		"description": "The same as get_doctype_schema: the fields of a DocType that the current user can read, with "
+		"guidance on using it. Use it before creating, updating or filtering documents of that type.",
+		"function_path": SCHEMA_FUNCTION,
+		"parameters": SCHEMA_PARAMETERS,
 	},
 	{
 		"tool_name": "get_current_datetime",
@@ -69,4 +56,5 @@ BUILTIN_TOOLS = [
 # ``huf.patches.move_tool_function_paths`` rewrites stored tools to the new path.
 MOVED_FUNCTIONS = {
 	"huf.ai.sdk_tools.handle_ocr_document": "huf.ai.tools.ocr.ocr_document",
+	"huf.ai.tools.builtin.describe_doctype": SCHEMA_FUNCTION,
 }

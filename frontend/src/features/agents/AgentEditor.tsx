@@ -10,7 +10,7 @@ import { useProviders } from "../providers/api";
 import { SetupDialog } from "../providers/SetupDialog";
 import { KnowledgeSection } from "./KnowledgeSection";
 import { ListEditor } from "./ListEditor";
-import { ToolPicker, type ToolRow } from "./ToolPicker";
+import { TOOL_FIELDS, ToolPicker, type ToolRow } from "./ToolPicker";
 import { TryPanel } from "./TryPanel";
 import { emptyAgent, fieldOfServerError, validateAgent, type AgentDraft, type FieldErrors, type KnowledgeBinding } from "./validation";
 
@@ -32,7 +32,7 @@ export default function AgentEditor() {
 	const isNew = name === "new";
 	const loaded = useQuery({ queryKey: ["agent", name], queryFn: () => getDoc<Record<string, unknown>>("Agent", name), enabled: !isNew });
 	const providers = useProviders();
-	const tools = useQuery({ queryKey: ["tools"], queryFn: () => getList<ToolRow>("Agent Tool Function", { fields: ["name", "description", "types"], order_by: "name asc", limit: 1000 }) });
+	const tools = useQuery({ queryKey: ["tools"], queryFn: () => getList<ToolRow>("Agent Tool Function", { fields: TOOL_FIELDS, order_by: "name asc", limit: 1000 }) });
 	if ((!isNew && loaded.isPending) || providers.isPending || tools.isPending) return <Loading />;
 	const error = loaded.error ?? providers.error ?? tools.error;
 	if (error) return <div className="p-6"><ErrorNote error={error} /></div>;

@@ -1,11 +1,15 @@
 import { useState } from "react";
 import { Input } from "../../components/ui/field";
 
-export type ToolRow = { name: string; description: string | null; types: string | null };
+export type ToolRow = { name: string; description: string | null; types: string | null; provider_app?: string | null; sync_conflict?: string | null };
+
+/** The fields of Agent Tool Function the picker shows. */
+export const TOOL_FIELDS = ["name", "description", "types", "provider_app", "sync_conflict"];
 
 type ToolPickerProps = { tools: ToolRow[]; selected: string[]; error?: string | undefined; onChange: (names: string[]) => void };
 
-/** Every tool with its description; ticking one gives it to the agent. */
+/** Every tool with its description and the app it comes from; ticking one gives it to the agent.
+ * A tool whose name another app's tool also wants says so (the other tool is not available). */
 export function ToolPicker({ tools, selected, error, onChange }: ToolPickerProps) {
 	const [search, setSearch] = useState("");
 	const needle = search.trim().toLowerCase();
@@ -29,6 +33,8 @@ export function ToolPicker({ tools, selected, error, onChange }: ToolPickerProps
 							<span>
 								<span className="block text-sm font-medium">{tool.name}</span>
 								<span className="block text-xs text-slate-600">{tool.description || tool.types}</span>
+								{tool.provider_app && tool.provider_app !== "huf" ? <span className="block text-xs text-slate-500">From the app {tool.provider_app}</span> : null}
+								{tool.sync_conflict ? <span className="block text-xs text-amber-700">Name conflict: {tool.sync_conflict}</span> : null}
 							</span>
 						</label>
 					</li>

@@ -21,7 +21,8 @@ class AgentToolCall(Document):
 		duration_ms: DF.Float
 		error_message: DF.SmallText | None
 		is_mcp_tool: DF.Check
-		mcp_server: DF.Data | None
+		mcp_server: DF.Link | None
+		mcp_tool: DF.Data | None
 		status: DF.Literal["Started", "Success", "Failed"]
 		tool: DF.Data | None
 		tool_args: DF.JSON | None

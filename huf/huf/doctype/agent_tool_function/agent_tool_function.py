@@ -72,6 +72,7 @@ class AgentToolFunction(Document):
 		pass_parameters_as_json: DF.Check
 		provider_app: DF.Data | None
 		reference_doctype: DF.Link | None
+		sync_conflict: DF.SmallText | None
 		tool_name: DF.Data
 		tool_type: DF.Link | None
 		types: DF.Literal["Get Document", "Get Multiple Documents", "Get List", "Create Document", "Create Multiple Documents", "Update Document", "Update Multiple Documents", "Delete Document", "Delete Multiple Documents", "Submit Document", "Cancel Document", "Get Amended Document", "Custom Function", "App Provided", "Attach File to Document", "Get Report Result", "Get Value", "Set Value", "GET", "POST", "Run Agent", "Speech to Text"]

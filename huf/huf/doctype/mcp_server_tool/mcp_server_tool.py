@@ -1,0 +1,30 @@
+# Copyright (c) 2027, Huf contributors
+# For license information, please see license.txt
+
+from frappe.model.document import Document
+
+
+class MCPServerTool(Document):
+	"""One tool of an MCP server, as of its last sync."""
+
+	# begin: auto-generated types
+	# This code is auto-generated. Do not modify anything in this block.
+
+	from typing import TYPE_CHECKING
+
+	if TYPE_CHECKING:
+		from frappe.types import DF
+
+		description: DF.SmallText | None
+		enabled: DF.Check
+		namespaced_name: DF.Data | None
+		parameters: DF.Code | None
+		parent: DF.Data
+		parentfield: DF.Data
+		parenttype: DF.Data
+		requires_approval: DF.Check
+		tool_name: DF.Data
+
+	# end: auto-generated types
+
+	pass
