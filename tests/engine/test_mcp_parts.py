@@ -5,7 +5,8 @@ import re
 import pytest
 from mcp import types
 
-from huf.ai.engine.mcp import Auth, MCPError, OAuthState, Policy, ServerConfig, ToolSpec, check_server, safe_name
+from huf.ai.engine.tool_names import namespaced
+from huf.ai.engine.mcp import Auth, MCPError, OAuthState, Policy, ServerConfig, ToolSpec, check_server
 from huf.ai.engine.mcp.config import auth_headers, scrub, secrets_of
 from huf.ai.engine.mcp.names import specs_from
 from huf.ai.engine.mcp.results import render
@@ -23,7 +24,7 @@ PROVIDER_NAME = re.compile(r"^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$")  # OpenAI and Anth
 	],
 )
 def test_safe_names(namespace, tool, expected):
-	assert safe_name(namespace, tool) == expected
+	assert namespaced(namespace, tool) == expected
 	assert PROVIDER_NAME.match(expected)
 
 

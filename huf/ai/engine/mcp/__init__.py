@@ -18,7 +18,7 @@ from huf.ai.engine.mcp.config import (
 	TokenStore,
 	check_server,
 )
-from huf.ai.engine.mcp.names import ToolSpec, safe_name
+from huf.ai.engine.mcp.names import ToolSpec
 from huf.ai.engine.mcp.pool import (
 	ConnectionReport,
 	MCPPool,
@@ -43,6 +43,5 @@ __all__ = [
 	"check_server",
 	"finish_sign_in",
 	"list_tools",
-	"safe_name",
 	"test_connection",
 ]

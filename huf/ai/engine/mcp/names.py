@@ -1,20 +1,15 @@
 """An MCP server's tools as Huf lists them: namespaced names every provider accepts, and back.
 
-The name is ``ns.tool`` in spirit, spelt ``ns__tool``: OpenAI and Anthropic accept only
-``^[a-zA-Z0-9_-]{1,64}$`` and Gemini wants a letter or underscore first, so anything else becomes
-``_``, and a name cut to 64 characters or made equal to another by that gets a short hash of the
-original name. ``ToolSpec.tool`` keeps the server's own name.
+The name is ``ns__tool``, made by ``engine/tool_names.namespaced`` as app tools' names are; a name
+made equal to another by that gets a short hash of the original name. ``ToolSpec.tool`` keeps the
+server's own name.
 """
 
 from __future__ import annotations
 
-import hashlib
-import re
 from dataclasses import asdict, dataclass
 
-MAX_NAME = 64
-SEPARATOR = "__"
-_UNSAFE = re.compile(r"[^A-Za-z0-9_-]")
+from huf.ai.engine.tool_names import hashed, namespaced
 
 
 @dataclass(frozen=True)
@@ -43,9 +38,9 @@ def specs_from(namespace: str, tools: list) -> list[ToolSpec]:
 	taken: set[str] = set()
 	specs = []
 	for tool in sorted(tools, key=lambda t: t.name):
-		name = safe_name(namespace, tool.name)
+		name = namespaced(namespace, tool.name)
 		if name in taken:
-			name = _hashed(name, tool.name)
+			name = hashed(name, tool.name)
 		taken.add(name)
 		hints = tool.annotations
 		specs.append(
@@ -62,13 +57,6 @@ def specs_from(namespace: str, tools: list) -> list[ToolSpec]:
 	return specs
 
 
-def safe_name(namespace: str, tool: str) -> str:
-	raw = f"{_UNSAFE.sub('_', namespace)}{SEPARATOR}{_UNSAFE.sub('_', tool)}"
-	if not (raw[0].isalpha() or raw[0] == "_"):
-		raw = "_" + raw
-	return raw if len(raw) <= MAX_NAME else _hashed(raw, f"{namespace}.{tool}")
-
-
 def object_schema(schema: dict | None) -> dict:
 	"""The tool's input schema as providers take it: a JSON object schema."""
 	schema = dict(schema or {})
@@ -77,7 +65,3 @@ def object_schema(schema: dict | None) -> dict:
 		schema.setdefault("properties", {})
 	return schema
 
-
-def _hashed(name: str, original: str) -> str:
-	digest = hashlib.sha256(original.encode()).hexdigest()[:8]
-	return f"{name[: MAX_NAME - 9]}_{digest}"

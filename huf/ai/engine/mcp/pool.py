@@ -19,7 +19,8 @@ from dataclasses import dataclass, field, replace
 
 import httpx
 
-from huf.ai.engine.mcp import errors, results
+import huf.ai.engine.mcp.errors as errors
+import huf.ai.engine.mcp.results as results
 from huf.ai.engine.mcp.config import MCPError, OAuthState, Policy, ServerConfig, auth_headers, check_server, scrub, secrets_of
 from huf.ai.engine.mcp.connection import Connection
 from huf.ai.engine.mcp.names import ToolSpec, specs_from
