@@ -243,6 +243,16 @@ class _Redirects:
 		return following
 
 
+def _pool_options(context: ssl.SSLContext, limits: httpx.Limits) -> dict:
+	"""httpx's own pool settings, for the pools the two transports build around a checking backend."""
+	return {
+		"ssl_context": context,
+		"max_connections": limits.max_connections,
+		"max_keepalive_connections": limits.max_keepalive_connections,
+		"keepalive_expiry": limits.keepalive_expiry,
+	}
+
+
 class SafeTransport(httpx.HTTPTransport):
 	"""httpx's transport on a pool whose every connection goes to a checked address; follows redirects."""
 
@@ -258,13 +268,7 @@ class SafeTransport(httpx.HTTPTransport):
 	):
 		context = verify or default_ssl_context()
 		super().__init__(verify=context, trust_env=False, limits=limits)
-		self._pool = httpcore.ConnectionPool(
-			ssl_context=context,
-			max_connections=limits.max_connections,
-			max_keepalive_connections=limits.max_keepalive_connections,
-			keepalive_expiry=limits.keepalive_expiry,
-			network_backend=_Backend(frozenset(allow), watch),
-		)
+		self._pool = httpcore.ConnectionPool(**_pool_options(context, limits), network_backend=_Backend(frozenset(allow), watch))
 		self.sensitive, self.max_redirects = tuple(sensitive), max_redirects
 
 	def handle_request(self, request: httpx.Request) -> httpx.Response:
@@ -294,13 +298,7 @@ class AsyncSafeTransport(httpx.AsyncHTTPTransport):
 	):
 		context = verify or default_ssl_context()
 		super().__init__(verify=context, trust_env=False, limits=limits)
-		self._pool = httpcore.AsyncConnectionPool(
-			ssl_context=context,
-			max_connections=limits.max_connections,
-			max_keepalive_connections=limits.max_keepalive_connections,
-			keepalive_expiry=limits.keepalive_expiry,
-			network_backend=_AsyncBackend(frozenset(allow)),
-		)
+		self._pool = httpcore.AsyncConnectionPool(**_pool_options(context, limits), network_backend=_AsyncBackend(frozenset(allow)))
 		self.sensitive, self.max_redirects = tuple(sensitive), max_redirects
 
 	async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
