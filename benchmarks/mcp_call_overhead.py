@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import socket
 import statistics
 import subprocess
 import sys
@@ -25,31 +24,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from mcp import ClientSession, StdioServerParameters  # noqa: E402
-from mcp.client.stdio import stdio_client  # noqa: E402
-from mcp.client.streamable_http import streamablehttp_client  # noqa: E402
+from mcp import ClientSession, StdioServerParameters
+from mcp.client.stdio import stdio_client
+from mcp.client.streamable_http import streamablehttp_client
 
-from huf.ai.engine.mcp import MCPPool, Policy, ServerConfig  # noqa: E402
+from huf.ai.engine.mcp import MCPPool, Policy, ServerConfig
+from tests.support.ports import free_port, wait_for_port
 
 SERVER = str(ROOT / "tests" / "support" / "mcp_server.py")
 ARGS = {"a": 20, "b": 22}
-
-
-def free_port() -> int:
-	with socket.socket() as sock:
-		sock.bind(("127.0.0.1", 0))
-		return sock.getsockname()[1]
-
-
-def wait_for(port: int) -> None:
-	deadline = time.monotonic() + 30
-	while time.monotonic() < deadline:
-		try:
-			socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-			return
-		except OSError:
-			time.sleep(0.1)
-	raise SystemExit(f"the MCP server did not start on port {port}")
 
 
 class Direct:
@@ -115,7 +98,8 @@ def main() -> None:
 	if args.transport == "http":
 		port = free_port()
 		process = subprocess.Popen([sys.executable, SERVER, "http", str(port)], stderr=subprocess.DEVNULL)
-		wait_for(port)
+		if not wait_for_port(port):
+			raise SystemExit(f"the MCP server did not start on port {port}")
 		url = f"http://127.0.0.1:{port}/mcp"
 		server = ServerConfig(name="bench", url=url, namespace="bench")
 	else:

@@ -11,7 +11,7 @@ import frappe
 from playwright.sync_api import expect
 
 from tests.site import fixtures
-from tests.site.conftest import make_user, wait_for
+from tests.site.conftest import make_user
 from tests.support.scripted_llm import text, tool_calls
 
 SCREENS = Path(os.environ.get("HUF_SCREENSHOTS", Path(__file__).resolve().parents[2] / ".ci" / "artifacts" / "screens"))

@@ -5,9 +5,7 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
 import subprocess
-import time
 from dataclasses import replace
 
 import pytest
@@ -17,6 +15,7 @@ from huf.ai.engine.knowledge.embed import make_embedder
 from huf.ai.engine.knowledge.fts_query import sanitize
 from huf.ai.engine.knowledge.fusion import rrf
 from huf.ai.engine.knowledge.types import Chunk, Hit, KnowledgeError, StoreConfig
+from tests.support.ports import free_port, wait_for_port
 
 PASSAGES = {
 	"refunds": ["Refunds are paid within 14 days of a return.", "A refund needs the original receipt."],
@@ -46,12 +45,6 @@ def embedder(llm):
 	llm.embedding_dim = before
 
 
-def free_port() -> int:
-	with socket.socket() as s:
-		s.bind(("127.0.0.1", 0))
-		return s.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def chroma_server(tmp_path_factory):
 	"""A real Chroma server (the `chroma run` that ships with chromadb) on a free port."""
@@ -62,14 +55,7 @@ def chroma_server(tmp_path_factory):
 		stdout=subprocess.DEVNULL,
 		stderr=subprocess.DEVNULL,
 	)
-	deadline = time.time() + 60
-	while time.time() < deadline:
-		try:
-			socket.create_connection(("127.0.0.1", port), timeout=1).close()
-			break
-		except OSError:
-			time.sleep(0.2)
-	else:
+	if not wait_for_port(port, 60):
 		proc.kill()
 		pytest.fail("the Chroma server did not start within 60 s")
 	yield port

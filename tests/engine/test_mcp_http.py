@@ -6,7 +6,6 @@ isError, timeouts, one handshake per run, size caps, secrets, a server that dies
 Test Connection's errors in words (DNS, TLS, refused, blocked, 401, timeout, not MCP).
 """
 
-import socket
 import subprocess
 import sys
 import threading
@@ -18,10 +17,11 @@ from starlette.applications import Starlette
 from starlette.responses import HTMLResponse
 from starlette.routing import Route
 
+from huf.ai.engine.events import ToolCall
 from huf.ai.engine.mcp import Auth, MCPPool, Policy, ServerConfig, list_tools, test_connection
 from huf.ai.engine.tools import ToolError, execute_tool_call
-from huf.ai.engine.events import ToolCall
 from tests.support.mcp_server import Served, bound_socket, build
+from tests.support.ports import wait_for_port
 
 POLICY = Policy(allowed_hosts=frozenset({"127.0.0.1"}))
 SECRET = "sk-live-0123456789abcdef"
@@ -142,7 +142,7 @@ def test_an_http_server_that_dies_mid_call_is_an_error_not_a_hang():
 	process = subprocess.Popen([sys.executable, str(program), "http", str(port)], stderr=subprocess.DEVNULL)
 	try:
 		server = ServerConfig(name="Dying", url=f"http://127.0.0.1:{port}/mcp", timeout=30)
-		_wait_for_port(port)
+		assert wait_for_port(port, 20), f"nothing listens on {port}"
 		with MCPPool(POLICY) as pool:
 			assert pool.call_tool(server, "echo", {"text": "up"}) == "up"
 			outcome = {}
@@ -164,7 +164,7 @@ def test_connection_errors_in_words():
 	closed_port = free.getsockname()[1]
 	free.close()
 	cases = {
-		f"http://127.0.0.1:{closed_port}/mcp": ("refused", f"MCP server X: 127.0.0.1 refused the connection"),
+		f"http://127.0.0.1:{closed_port}/mcp": ("refused", "MCP server X: 127.0.0.1 refused the connection"),
 		"http://no-such-host.invalid/mcp": ("dns", "MCP server X: http://no-such-host.invalid/mcp could not be reached: the host was not found."),
 		"http://10.0.0.1/mcp": ("blocked", "points to 10.0.0.1, a private address"),
 	}
@@ -225,12 +225,3 @@ def _error_of(pool: MCPPool, server: ServerConfig) -> dict:
 		return {"error": str(error)}
 
 
-def _wait_for_port(port: int) -> None:
-	deadline = time.monotonic() + 20
-	while time.monotonic() < deadline:
-		try:
-			socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-			return
-		except OSError:
-			time.sleep(0.1)
-	raise AssertionError(f"nothing listens on {port}")

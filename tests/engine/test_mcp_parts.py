@@ -5,11 +5,11 @@ import re
 import pytest
 from mcp import types
 
-from huf.ai.engine.tool_names import namespaced
 from huf.ai.engine.mcp import Auth, MCPError, OAuthState, Policy, ServerConfig, ToolSpec, check_server
 from huf.ai.engine.mcp.config import auth_headers, scrub, secrets_of
 from huf.ai.engine.mcp.names import specs_from
 from huf.ai.engine.mcp.results import render
+from huf.ai.engine.tool_names import namespaced
 
 PROVIDER_NAME = re.compile(r"^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$")  # OpenAI and Anthropic, with Gemini's first character
 
