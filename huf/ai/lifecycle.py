@@ -25,7 +25,7 @@ from frappe.utils import now_datetime, time_diff_in_seconds
 
 from huf.ai import event_log
 from huf.ai.engine.loop import LoopResult
-from huf.ai.rows import insert_row, update_row, update_where
+from huf.ai.rows import commit, insert_row, update_row, update_where
 
 # run_kind (Agent Run's options): how the run started; the last three are for flow steps (huf-reference).
 KINDS = ("chat", "trigger", "sub-agent", "title", "agent", "tool", "orchestrator")
@@ -121,7 +121,7 @@ def _end(run: Run, status: str, values: dict) -> dict:
 		# atomic: concurrent runs of one agent never lose a count
 		frappe.db.sql("update `tabAgent` set total_run = total_run + 1, last_run = %s where name = %s", (ended, run.agent))
 	publish_status(run, status, error=values.get("error_message"))
-	frappe.db.commit()
+	commit()
 	return {
 		"run": run.name,
 		"conversation": run.conversation,

@@ -23,7 +23,7 @@ from huf.ai.attachments import parse_names, read_attachments
 from huf.ai.conversations import resolve_conversation
 from huf.ai.lifecycle import key_exists
 from huf.ai.rate_limits import check_guest_run
-from huf.ai.rows import next_sequence
+from huf.ai.rows import commit, next_sequence
 from huf.permissions import can_run_agent
 
 DEFAULT_LOCK_TTL = 30  # seconds a lock (and a run's heartbeat) outlives its last beat
@@ -98,7 +98,7 @@ def queue_run(
 		sequence=next_sequence(conversation, "last_run_sequence"),
 	)
 	if user != "Guest" and (now or agent.run_immediately):  # guests never hold a web worker
-		frappe.db.commit()  # visible to the drainer that may run it, and the conversation's row lock let go
+		commit()  # visible to the drainer that may run it, and the conversation's row lock let go
 		return drain(conversation, until=run.name, wait=INLINE_LOCK_WAIT, committed=True) or lifecycle.status_of(run.name)
 	wake(conversation)
 	return {"run": run.name, "conversation": conversation, "status": "Queued"}
