@@ -53,5 +53,5 @@ class AgentRun(Document):
 
 def on_doctype_update():
 	# A drainer claims a conversation's first Queued run in one UPDATE ... ORDER BY sequence LIMIT 1
-	# (huf.ai.lifecycle.start_next): on this index it locks only that run, not the conversation's others.
+	# (huf.ai.lifecycle.start_next): on this index it reads only the Queued runs, not the finished ones.
 	frappe.db.add_index("Agent Run", ["conversation", "status", "sequence"])
