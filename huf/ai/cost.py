@@ -18,7 +18,9 @@ def get_prices(model: str | None) -> Prices | None:
 	"""The custom prices of an AI Model, or None when it has none (LiteLLM's table applies)."""
 	if not model:
 		return None
-	cached = frappe.cache.get_value(_key(model))
+	# expires=True: a miss must not be remembered in the process (set_value with an expiry does not
+	# update that local copy, so every later call in the process would read the table again)
+	cached = frappe.cache.get_value(_key(model), expires=True)
 	if cached is None:
 		row = frappe.db.get_value(
 			"AI Model",

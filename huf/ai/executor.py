@@ -24,18 +24,15 @@ from huf.ai.recorder import Recorder, recorded_tool_result
 from huf.ai.tools.context import RunContext
 from huf.permissions import can_run_agent
 
-# What the drainer reads of a Queued run (``runs.next_queued``) to start and execute it.
-QUEUED_FIELDS = ["name", "agent", "conversation", "user", "prompt", "attachments", "run_kind"]
+# What the drainer reads of a Queued run (``lifecycle.start_next``) to execute it.
+QUEUED_FIELDS = ["name", "agent", "conversation", "user", "prompt", "attachments", "run_kind", "sequence"]
 
 
-def execute(row, on_start=None) -> dict | None:
-	"""Start and execute a Queued run (``row``: QUEUED_FIELDS); returns its final status, or None
-	when it was cancelled before it started. ``on_start(run)``: the drainer's heartbeat."""
+def execute(row, run: lifecycle.Run, on_start=None) -> dict:
+	"""Execute a run its drainer has just started (``row``: QUEUED_FIELDS); returns its final status.
+	``on_start(run)``: the drainer's heartbeat."""
 	if frappe.session.user != row.user:  # set_user empties the process's local caches: only when it changes
 		frappe.set_user(row.user)
-	run = lifecycle.start(row)
-	if not run:  # cancelled while it waited
-		return None
 	if on_start:
 		on_start(run.name)
 	recorder = Recorder(run.name, run.conversation, run.agent, run.user, relays=[event_log.relay(run.name, run.conversation)])

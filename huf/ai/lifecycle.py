@@ -1,6 +1,6 @@
 """A run's life, the same for every kind of run: its Agent Run row from creation to its end.
 
-    create (Queued, or Started for runs that start at once) -> start -> finish | fail | cancel
+    create (Queued, or Started for runs that start at once) -> start_next -> finish | fail | cancel
 
 Every kind of run goes through here: ``chat`` (a person, an API call or a stream), ``trigger``,
 ``sub-agent`` (the Run Agent tool) and ``title`` (naming a conversation); flow node runs plug in
@@ -25,7 +25,7 @@ from frappe.utils import now_datetime, time_diff_in_seconds
 
 from huf.ai import event_log
 from huf.ai.engine.loop import LoopResult
-from huf.ai.rows import insert_row, update_row, update_where
+from huf.ai.rows import commit, insert_row, update_row, update_where
 
 # run_kind (Agent Run's options): how the run started; the last three are for flow steps (huf-reference).
 KINDS = ("chat", "trigger", "sub-agent", "title", "agent", "tool", "orchestrator")
@@ -71,19 +71,32 @@ def create(kind: str, agent, user: str, prompt: str, conversation: str | None, s
 	return run
 
 
-def start(row) -> Run | None:
-	"""Claim a Queued run for its drainer (compare-and-swap: a run cancelled while it waited is not
-	started). Not committed here: the executor commits it with the run's first message."""
+def start_next(conversation: str, fields: list[str], known=None) -> tuple[dict, Run] | None:
+	"""Claim the conversation's first Queued run for its drainer: one UPDATE, which reads the latest
+	committed rows (no fresh snapshot needed; a run cancelled while it waited is no longer Queued) and
+	leaves the claimed run's sequence in LAST_INSERT_ID. Returns the run's row (``fields``) and Run,
+	or None when nothing is queued; ``known`` is a row its caller just wrote, not read again. Not
+	committed here: the executor commits it with the run's first message."""
 	started = now_datetime()
 	claimed = update_where(
-		"update `tabAgent Run` set status = 'Started', started_at = %s, modified = %s where name = %s and status = 'Queued'",
-		(started, started, row.name),
+		"""update `tabAgent Run` set status = 'Started', started_at = %s, modified = %s, sequence = LAST_INSERT_ID(sequence)
+		where conversation = %s and status = 'Queued' order by sequence asc limit 1""",
+		(started, started, conversation),
 	)
 	if not claimed:
 		return None
+	sequence = int(frappe.db._cursor.lastrowid)
+	if known and known.sequence == sequence:
+		row = known
+	else:
+		row = frappe.db.sql(
+			f"select {', '.join(fields)} from `tabAgent Run` where conversation = %s and sequence = %s",
+			(conversation, sequence),
+			as_dict=True,
+		)[0]
 	run = Run(row.name, row.agent, row.user, row.conversation, row.run_kind or "chat", started)
 	publish_status(run, "Started")
-	return run
+	return row, run
 
 
 def finish(run: Run, result: LoopResult, **fields) -> dict:
@@ -121,7 +134,7 @@ def _end(run: Run, status: str, values: dict) -> dict:
 		# atomic: concurrent runs of one agent never lose a count
 		frappe.db.sql("update `tabAgent` set total_run = total_run + 1, last_run = %s where name = %s", (ended, run.agent))
 	publish_status(run, status, error=values.get("error_message"))
-	frappe.db.commit()
+	commit()
 	return {
 		"run": run.name,
 		"conversation": run.conversation,

@@ -13,6 +13,7 @@ from typing import Callable
 import frappe
 
 from huf.ai.engine.events import AssistantEvent, ErrorEvent, Event, ToolCallEvent, ToolResultEvent
+from huf.ai.rows import commit as commit_transaction
 from huf.ai.rows import insert_rows, new_name, next_sequence
 
 
@@ -64,7 +65,7 @@ class Recorder:
 			insert_rows("Agent Tool Call", list(self.tool_calls.values()))
 		self.messages, self.tool_calls = [], {}
 		if commit:
-			frappe.db.commit()
+			commit_transaction()
 
 	def _on_assistant(self, event: AssistantEvent) -> None:
 		if event.tool_calls:

@@ -92,6 +92,18 @@ def next_sequence(conversation: str, field: str, count: int = 1) -> int:
 	return int(frappe.db._cursor.lastrowid) - count + 1
 
 
+def commit() -> None:
+	"""``frappe.db.commit`` without its START TRANSACTION: Frappe's connection does not autocommit,
+	so the next statement opens the next transaction by itself (one round trip less per commit).
+	The commit hooks (after-commit status events, realtime) run as they do there."""
+	db = frappe.db
+	db.before_rollback.reset()
+	db.after_rollback.reset()
+	db.before_commit.run()
+	db.sql("commit")
+	db.after_commit.run()
+
+
 def update_where(query: str, values: tuple) -> int:
 	"""Run a conditional UPDATE (compare-and-swap) and return how many rows it changed."""
 	frappe.db.sql(query, values)

@@ -23,7 +23,7 @@ from huf.ai.attachments import parse_names, read_attachments
 from huf.ai.conversations import resolve_conversation
 from huf.ai.lifecycle import key_exists
 from huf.ai.rate_limits import check_guest_run
-from huf.ai.rows import next_sequence
+from huf.ai.rows import commit, next_sequence
 from huf.permissions import can_run_agent
 
 DEFAULT_LOCK_TTL = 30  # seconds a lock (and a run's heartbeat) outlives its last beat
@@ -85,6 +85,7 @@ def queue_run(
 	conversation = resolve_conversation(
 		agent.name, user, conversation_id, channel_id, external_id, bool(agent.persist_conversation)
 	)
+	attachments, sequence = json.dumps(files) if files else None, next_sequence(conversation, "last_run_sequence")
 	run = lifecycle.create(
 		"trigger" if trigger else "chat",
 		agent,
@@ -94,12 +95,16 @@ def queue_run(
 		channel=channel_id or "api",
 		trigger=trigger,
 		triggered_by=triggered_by,
-		attachments=json.dumps(files) if files else None,
-		sequence=next_sequence(conversation, "last_run_sequence"),
+		attachments=attachments,
+		sequence=sequence,
 	)
 	if user != "Guest" and (now or agent.run_immediately):  # guests never hold a web worker
-		frappe.db.commit()  # visible to the drainer that may run it, and the conversation's row lock let go
-		return drain(conversation, until=run.name, wait=INLINE_LOCK_WAIT, committed=True) or lifecycle.status_of(run.name)
+		commit()  # visible to the drainer that may run it, and the conversation's row lock let go
+		known = frappe._dict(
+			name=run.name, agent=agent.name, conversation=conversation, user=user, prompt=prompt,
+			attachments=attachments, run_kind=run.kind, sequence=sequence,
+		)  # its row as the drainer would read it (executor.QUEUED_FIELDS)
+		return drain(conversation, until=run.name, wait=INLINE_LOCK_WAIT, known=known) or lifecycle.status_of(run.name)
 	wake(conversation)
 	return {"run": run.name, "conversation": conversation, "status": "Queued"}
 
@@ -138,10 +143,11 @@ def drain_conversation(conversation: str, until: str | None = None, wait: float 
 	drain(conversation, until, wait)
 
 
-def drain(conversation: str, until: str | None = None, wait: float = 0, committed: bool = False) -> dict | None:
+def drain(conversation: str, until: str | None = None, wait: float = 0, known=None) -> dict | None:
 	"""Execute the conversation's Queued runs in order while holding its lock. ``until`` stops after
 	that run (inline runs) and returns its final status (None if someone else ran it); an inline run
-	waits up to ``wait`` seconds for the lock. ``committed``: the caller has just committed.
+	waits up to ``wait`` seconds for the lock. ``known``: the row (executor.QUEUED_FIELDS) of a run
+	the caller has just queued, so it is not read again.
 
 	A background drainer that finds the lock held marks the conversation as waiting before it gives
 	up; the holder looks at the queue again after it lets go only when that mark is there, so a run
@@ -157,9 +163,9 @@ def drain(conversation: str, until: str | None = None, wait: float = 0, committe
 	try:
 		frappe.cache.delete(waiting_key(conversation))
 		with heartbeat(lock) as beat:
-			while row := next_queued(conversation, committed):
-				committed = False
-				done = executor.execute(row, on_start=beat.start_run)
+			while claimed := lifecycle.start_next(conversation, executor.QUEUED_FIELDS, known):
+				row, run = claimed
+				done = executor.execute(row, run, on_start=beat.start_run)
 				if row.name == until:
 					status = done
 					break
@@ -173,16 +179,9 @@ def drain(conversation: str, until: str | None = None, wait: float = 0, committe
 	return status
 
 
-def next_queued(conversation: str, committed: bool = False):
-	if not committed:
-		frappe.db.commit()  # end the old snapshot: see runs committed since
-	rows = frappe.db.sql(
-		f"""select {", ".join(executor.QUEUED_FIELDS)} from `tabAgent Run`
-		where conversation = %s and status = 'Queued' order by sequence asc limit 1""",
-		conversation,
-		as_dict=True,
-	)
-	return rows[0] if rows else None
+def next_queued(conversation: str) -> bool:
+	frappe.db.commit()  # end the old snapshot: see runs queued since
+	return bool(frappe.db.sql("select name from `tabAgent Run` where conversation = %s and status = 'Queued' limit 1", conversation))
 
 
 def _release(lock) -> None:

@@ -1,6 +1,7 @@
 # Copyright (c) 2026, Huf contributors
 # For license information, please see license.txt
 
+import frappe
 from frappe.model.document import Document
 
 
@@ -48,3 +49,9 @@ class AgentRun(Document):
 	# end: auto-generated types
 
 	pass
+
+
+def on_doctype_update():
+	# A drainer claims a conversation's first Queued run in one UPDATE ... ORDER BY sequence LIMIT 1
+	# (huf.ai.lifecycle.start_next): on this index it reads only the Queued runs, not the finished ones.
+	frappe.db.add_index("Agent Run", ["conversation", "status", "sequence"])
