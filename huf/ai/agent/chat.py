@@ -104,6 +104,7 @@ def get_agent_chat_messages(conversation_id: str, before_sequence: int | None = 
 		{"conversation": conversation_id, "status": ["in", ["Queued", "Started", "Awaiting Approval"]], "parent_run": ["is", "not set"]},
 		["name", "status"],
 		as_dict=True,
+		order_by="sequence asc",  # a paused run comes before the runs it holds
 	)
 	return {
 		"conversation": conversation_id,
