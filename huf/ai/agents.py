@@ -72,9 +72,12 @@ def fallback_models(model_name: str) -> tuple[str, ...]:
 	return tuple(line.strip() for line in text.splitlines() if line.strip())
 
 
-def prepare_run(agent, conversation: str, prompt, ctx: RunContext, with_history: bool = True, query: str = "") -> PreparedRun:
+def prepare_run(
+	agent, conversation: str, prompt, ctx: RunContext, with_history: bool = True, query: str = "", history_before: int = 0
+) -> PreparedRun:
 	"""Everything the loop needs for one run of ``agent`` in ``conversation``. ``query`` is what
-	the person asked, for picking Mandatory knowledge (``prompt`` may carry files and images)."""
+	the person asked, for picking Mandatory knowledge (``prompt`` may carry files and images).
+	``history_before``: the history ends before this message sequence (a resumed run's own messages)."""
 	spec = model_spec(agent.model)
 	summary_usage, summary_cost = Usage(), 0.0
 	model = llm.normalize_model_name(spec.model, spec.provider, spec.api_base)
@@ -82,7 +85,7 @@ def prepare_run(agent, conversation: str, prompt, ctx: RunContext, with_history:
 	system = "\n\n".join(part for part in (agent.instructions, knowledge.text) if part)
 	messages: list[dict] = [{"role": "system", "content": system}] if system else []
 	if with_history and agent.persist_conversation:
-		plan, summary_usage, summary_cost = _history(agent, conversation)
+		plan, summary_usage, summary_cost = _history(agent, conversation, history_before)
 		messages.extend(plan)
 	messages.append({"role": "user", "content": prompt})
 	limits = frappe.get_cached_doc("Agent Settings")
@@ -103,16 +106,16 @@ def prepare_run(agent, conversation: str, prompt, ctx: RunContext, with_history:
 	return PreparedRun(request, tools, settings, summary_usage, summary_cost, knowledge)
 
 
-def _history(agent, conversation: str) -> tuple[list[dict], Usage, float]:
+def _history(agent, conversation: str, before: int = 0) -> tuple[list[dict], Usage, float]:
 	"""The history messages to send, and the usage and cost of summarizing it (when that happened)."""
 	strategy = agent.context_strategy or "None"
 	limit = agent.history_limit or 20
 	if strategy == "FIFO":
 		# one extra group's worth so the boundary-safe slice can still fill the limit
-		pairs = load_history(conversation, limit=limit + 10)
+		pairs = load_history(conversation, limit=limit + 10, before_sequence=before)
 		return build_context([m for _, m in pairs], ContextSettings("FIFO", limit)).messages, Usage(), 0.0
 	row = frappe.db.get_value("Agent Conversation", conversation, ["summary", "summarized_until"], as_dict=True)
-	pairs = load_history(conversation, after_sequence=row.summarized_until or 0)
+	pairs = load_history(conversation, after_sequence=row.summarized_until or 0, before_sequence=before)
 	settings = ContextSettings(strategy, limit, agent.summary_ratio or 0.7, agent.summary_prompt)
 	spent: list[llm.ModelTurn] = []
 	plan = build_context([m for _, m in pairs], settings, row.summary, _summarizer(agent, spent))

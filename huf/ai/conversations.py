@@ -108,14 +108,18 @@ def _create(agent: str, user: str, channel: str, external_id: str | None, sessio
 	)
 
 
-def load_history(conversation: str, after_sequence: int = 0, limit: int | None = None) -> list[tuple[int, dict]]:
-	"""(sequence, OpenAI message) pairs in order; ``limit`` takes the newest ones only."""
+def load_history(
+	conversation: str, after_sequence: int = 0, limit: int | None = None, before_sequence: int = 0
+) -> list[tuple[int, dict]]:
+	"""(sequence, OpenAI message) pairs in order; ``limit`` takes the newest ones only;
+	``before_sequence``: only those before it (a resumed run's history ends before its own messages)."""
 	rows = frappe.db.sql(
 		f"""select sequence, role, kind, content, tool_call_id, tool_calls, raw_payload
 		from `tabAgent Message`
 		where conversation = %(conversation)s and sequence > %(after)s and context_policy != 'exclude'
+		{"and sequence < %(before)s" if before_sequence else ""}
 		order by sequence desc {"limit %(limit)s" if limit else ""}""",
-		{"conversation": conversation, "after": after_sequence, "limit": limit},
+		{"conversation": conversation, "after": after_sequence, "limit": limit, "before": before_sequence},
 		as_dict=True,
 	)
 	return [(row.sequence, to_openai(row)) for row in reversed(rows)]

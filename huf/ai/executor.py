@@ -13,24 +13,27 @@ import json
 import frappe
 from frappe import _
 
-from huf.ai import agents, event_log, lifecycle, titles
+from huf.ai import agents, approvals, event_log, lifecycle, titles
 from huf.ai.attachments import image_bytes
 from huf.ai.cost import cost_function
 from huf.ai.engine.attachments import user_content, with_attachments
-from huf.ai.engine.loop import LoopResult, run_loop
+from huf.ai.engine.events import Usage
+from huf.ai.engine.loop import LoopResult, Resume, run_loop
 from huf.ai.engine.tools import ToolError
 from huf.ai.knowledge.context_builder import record as record_knowledge
 from huf.ai.recorder import Recorder, recorded_tool_result
 from huf.ai.tools.context import RunContext
 from huf.permissions import can_run_agent
 
-# What the drainer reads of a Queued run (``lifecycle.start_next``) to execute it.
-QUEUED_FIELDS = ["name", "agent", "conversation", "user", "prompt", "attachments", "run_kind", "sequence"]
+# What the drainer reads of a Queued run (``lifecycle.start_next``) to execute it. A Queued run with
+# turns was paused for a person's approval and now goes on.
+QUEUED_FIELDS = ["name", "agent", "conversation", "user", "prompt", "attachments", "run_kind", "sequence", "turns", "started_at"]
 
 
 def execute(row, run: lifecycle.Run, on_start=None) -> dict:
 	"""Execute a run its drainer has just started (``row``: QUEUED_FIELDS); returns its final status.
-	``on_start(run)``: the drainer's heartbeat."""
+	``on_start(run)``: the drainer's heartbeat. A run that paused for a person's approval goes on
+	from its waiting round (``approvals.paused_state``)."""
 	if frappe.session.user != row.user:  # set_user empties the process's local caches: only when it changes
 		frappe.set_user(row.user)
 	if on_start:
@@ -49,17 +52,26 @@ def execute(row, run: lifecycle.Run, on_start=None) -> dict:
 		)
 		files = json.loads(row.attachments) if row.attachments else []
 		content = user_content(with_attachments(row.prompt, files), image_bytes(files))
-		prepared = agents.prepare_run(agent, run.conversation, content, ctx, query=row.prompt)
-		record_knowledge(run.name, prepared.knowledge)
-		recorder.message("user", "Message", row.prompt, raw_payload=json.dumps({"attachments": files}) if files else None)
+		paused = approvals.paused_state(run.name) if row.turns else None
+		prepared = agents.prepare_run(
+			agent, run.conversation, content, ctx, query=row.prompt, history_before=paused.first_sequence if paused else 0
+		)
+		if paused:
+			prepared.request.messages.extend(paused.messages)
+			recorder.known, recorder.waiting = paused.known, len(paused.resume.calls)
+		else:
+			record_knowledge(run.name, prepared.knowledge)
+			recorder.message("user", "Message", row.prompt, raw_payload=json.dumps({"attachments": files}) if files else None)
 		recorder.flush(commit=True)  # Started, with the person's message, before the first model call
-		result = loop(prepared, recorder, agent.model, cancel_of=run.name)
+		result = loop(prepared, recorder, agent.model, cancel_of=run.name, resume=paused.resume if paused else None)
 		recorder.flush()
-		result.usage += prepared.summary_usage
-		result.cost += prepared.summary_cost
+		result.usage += prepared.summary_usage + (paused.usage if paused else Usage())
+		result.cost += prepared.summary_cost + (paused.cost if paused else 0.0)
 	except Exception as error:  # noqa: BLE001 - Huf's own failure (configuration, database): a Failed run
 		frappe.db.rollback()
 		return lifecycle.fail(run, describe(error), "setup")
+	if result.status == "paused":
+		return lifecycle.pause(run, result)
 	status = lifecycle.finish(run, result)
 	if result.status == "success":
 		titles.after_run(run)
@@ -90,7 +102,8 @@ def run_subagent(agent_name: str, prompt: str, ctx: RunContext) -> str:
 		prepared = agents.prepare_run(agent, ctx.conversation, prompt, child, with_history=False)
 		record_knowledge(run.name, prepared.knowledge)
 		recorder = Recorder(run.name, ctx.conversation, agent.name, ctx.user, write_messages=False)
-		result = loop(prepared, recorder, agent.model, cancel_of=ctx.run)  # stopping the parent stops it
+		# stopping the parent stops it; nobody can be asked to approve a call from inside a tool call
+		result = loop(prepared, recorder, agent.model, cancel_of=ctx.run, can_pause=False)
 		recorder.flush()
 	except Exception as error:  # noqa: BLE001 - the parent model reads why its sub-agent failed
 		message = describe(error)
@@ -102,7 +115,9 @@ def run_subagent(agent_name: str, prompt: str, ctx: RunContext) -> str:
 	return result.response
 
 
-def loop(prepared: agents.PreparedRun, recorder: Recorder, model: str, cancel_of: str) -> LoopResult:
+def loop(
+	prepared: agents.PreparedRun, recorder: Recorder, model: str, cancel_of: str, resume: Resume | None = None, can_pause: bool = True
+) -> LoopResult:
 	"""The engine loop with Huf's ports: the recorder, the run's cancel flag, prices, recorded results."""
 	return run_loop(
 		prepared.request,
@@ -112,6 +127,8 @@ def loop(prepared: agents.PreparedRun, recorder: Recorder, model: str, cancel_of
 		should_cancel=lifecycle.cancel_checker(cancel_of),
 		cost_of=cost_function(model),
 		lookup_result=recorded_tool_result,
+		resume=resume,
+		can_pause=can_pause,
 	)
 
 

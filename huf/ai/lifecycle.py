@@ -1,6 +1,7 @@
 """A run's life, the same for every kind of run: its Agent Run row from creation to its end.
 
     create (Queued, or Started for runs that start at once) -> start_next -> finish | fail | cancel
+    start_next -> pause (Awaiting Approval) -> a person decides (Queued again) -> start_next -> ...
 
 Every kind of run goes through here: ``chat`` (a person, an API call or a stream), ``trigger``,
 ``sub-agent`` (the Run Agent tool) and ``title`` (naming a conversation); flow node runs plug in
@@ -79,9 +80,12 @@ def start_next(conversation: str, fields: list[str], known=None) -> tuple[dict, 
 	committed here: the executor commits it with the run's first message."""
 	started = now_datetime()
 	claimed = update_where(
-		"""update `tabAgent Run` set status = 'Started', started_at = %s, modified = %s, sequence = LAST_INSERT_ID(sequence)
-		where conversation = %s and status = 'Queued' order by sequence asc limit 1""",
-		(started, started, conversation),
+		"""update `tabAgent Run` set status = 'Started', started_at = coalesce(started_at, %s), modified = %s,
+		sequence = LAST_INSERT_ID(sequence)
+		where conversation = %s and status = 'Queued'
+		and not exists (select 1 from `tabAgent Run` held where held.conversation = %s and held.status = 'Awaiting Approval')
+		order by sequence asc limit 1""",
+		(started, started, conversation, conversation),
 	)
 	if not claimed:
 		return None
@@ -94,7 +98,8 @@ def start_next(conversation: str, fields: list[str], known=None) -> tuple[dict, 
 			(conversation, sequence),
 			as_dict=True,
 		)[0]
-	run = Run(row.name, row.agent, row.user, row.conversation, row.run_kind or "chat", started)
+	first_start = row.get("started_at") or started  # a resumed run keeps its first start
+	run = Run(row.name, row.agent, row.user, row.conversation, row.run_kind or "chat", first_start)
 	publish_status(run, "Started")
 	return row, run
 
@@ -103,7 +108,24 @@ def finish(run: Run, result: LoopResult, **fields) -> dict:
 	"""End the run as the loop ended it: answer, tokens, cost, turns, error; committed, then the final
 	status event. Returns the run's status (as ``status_of`` would read it)."""
 	status = {"success": "Success", "cancelled": "Cancelled"}.get(result.status, "Failed")
-	values = {
+	values = {**spent(result), **fields}
+	if result.error:
+		values.update(error_message=result.error.message, error_kind=result.error.kind)
+	return _end(run, status, values)
+
+
+def pause(run: Run, result: LoopResult) -> dict:
+	"""The run waits for a person's decision on ``result.pending``: what it spent so far is kept (a
+	resume adds to it), committed, then its status event says which calls it waits on."""
+	update_row("Agent Run", run.name, {"status": "Awaiting Approval", **spent(result)})
+	publish_status(run, "Awaiting Approval", waiting_for=[call.id for call in result.pending])
+	frappe.db.commit()
+	return {"run": run.name, "conversation": run.conversation, "status": "Awaiting Approval", "response": result.response}
+
+
+def spent(result: LoopResult) -> dict:
+	"""The Agent Run fields of what a run has said and spent."""
+	return {
 		"response": result.response,
 		"input_tokens": result.usage.input_tokens,
 		"output_tokens": result.usage.output_tokens,
@@ -112,11 +134,7 @@ def finish(run: Run, result: LoopResult, **fields) -> dict:
 		"total_cost": result.cost,
 		"turns": result.turns,
 		"model_used": result.model,
-		**fields,
 	}
-	if result.error:
-		values.update(error_message=result.error.message, error_kind=result.error.kind)
-	return _end(run, status, values)
 
 
 def fail(run: Run, message: str, kind: str) -> dict:
@@ -175,16 +193,29 @@ def cancel_key(run: str) -> str:
 
 
 def cancel(run: str) -> dict:
-	"""Stop a run: a Queued one at once, a Started one at its next chunk or round boundary."""
+	"""Stop a run: a Queued or Awaiting Approval one at once, a Started one at its next chunk or round
+	boundary. A stopped paused run lets its conversation's later runs go."""
+	paused = frappe.db.get_value("Agent Run", run, "status") == "Awaiting Approval"
 	stopped = update_where(
-		"update `tabAgent Run` set status = 'Cancelled', error_message = %s, ended_at = %s where name = %s and status = 'Queued'",
-		(_("Stopped before it started."), now_datetime(), run),
+		"""update `tabAgent Run` set status = 'Cancelled', error_message = %s, ended_at = %s
+		where name = %s and status in ('Queued', 'Awaiting Approval')""",
+		(_("Stopped before it finished.") if paused else _("Stopped before it started."), now_datetime(), run),
 	)
 	frappe.cache.set(cancel_key(run), "1", ex=3600)
 	if stopped:  # nobody will run it, so say here that it ended: its streams are waiting for that
 		row = frappe.db.get_value("Agent Run", run, ["name", "agent", "user", "conversation", "run_kind"], as_dict=True)
 		publish_status(of_row(row), "Cancelled")
+		if paused and row.conversation:
+			wake(row.conversation)
 	return status_of(run)
+
+
+def wake(conversation: str) -> None:
+	"""Enqueue the conversation's drainer once the current transaction commits (so it sees the new run).
+
+	Never deduplicated: a drainer that is just finishing could otherwise swallow the wake-up. An
+	extra drainer finds the lock held, or nothing queued, and exits at once."""
+	frappe.enqueue("huf.ai.runs.drain_conversation", queue="long", conversation=conversation, enqueue_after_commit=True)
 
 
 def cancel_checker(run: str):

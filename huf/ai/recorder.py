@@ -12,9 +12,9 @@ from typing import Callable
 
 import frappe
 
-from huf.ai.engine.events import AssistantEvent, ErrorEvent, Event, ToolCallEvent, ToolResultEvent
+from huf.ai.engine.events import AssistantEvent, ErrorEvent, Event, ToolApprovalEvent, ToolCallEvent, ToolResultEvent
 from huf.ai.rows import commit as commit_transaction
-from huf.ai.rows import insert_rows, new_name, next_sequence
+from huf.ai.rows import insert_rows, new_name, next_sequence, update_row
 
 
 @dataclass
@@ -28,6 +28,7 @@ class Recorder:
 	messages: list[dict] = field(default_factory=list)  # Agent Message rows not written yet
 	tool_calls: dict[str, dict] = field(default_factory=dict)  # call id -> Agent Tool Call row not written yet
 	waiting: int = 0  # tool calls of the current round still without a result
+	known: dict[str, str] = field(default_factory=dict)  # call id -> Agent Tool Call already written (a paused round)
 
 	def __call__(self, event: Event) -> None:
 		handler = HANDLERS.get(event.type)
@@ -62,7 +63,11 @@ class Recorder:
 				row["sequence"] = first + number
 			insert_rows("Agent Message", self.messages)
 		if self.tool_calls:
-			insert_rows("Agent Tool Call", list(self.tool_calls.values()))
+			written = set(self.known.values())
+			insert_rows("Agent Tool Call", [row for row in self.tool_calls.values() if row["name"] not in written])
+			for row in self.tool_calls.values():
+				if row["name"] in written:
+					update_row("Agent Tool Call", row["name"], {key: value for key, value in row.items() if key != "name"})
 		self.messages, self.tool_calls = [], {}
 		if commit:
 			commit_transaction()
@@ -77,14 +82,22 @@ class Recorder:
 			self.flush()  # committed with the run's final status
 
 	def _on_tool_call(self, event: ToolCallEvent) -> None:
-		self.tool_calls[event.call.id] = {
+		known = self.known.get(event.call.id)
+		self.tool_calls[event.call.id] = {"name": known, "status": "Started"} if known else self._row(event, "Started")
+
+	def _on_tool_approval(self, event: ToolApprovalEvent) -> None:
+		"""A call waiting for a person: its row says so (committed with the run's pause)."""
+		self.tool_calls[event.call.id] = self._row(event, "Awaiting Approval")
+
+	def _row(self, event: ToolCallEvent | ToolApprovalEvent, status: str) -> dict:
+		return {
 			"name": new_name(),
 			"agent_run": self.run,
 			"conversation": self.conversation,
 			"tool": event.call.name,
 			"call_id": event.call.id,
 			"tool_args": _json_or_text(event.call.arguments),
-			"status": "Started",
+			"status": status,
 			"turn": event.turn,
 			**(event.origin or {}),  # e.g. is_mcp_tool, mcp_server, mcp_tool of an MCP tool
 		}
@@ -92,7 +105,7 @@ class Recorder:
 	def _on_tool_result(self, event: ToolResultEvent) -> None:
 		row = self.tool_calls[event.call.id]
 		row.update(
-			status="Success" if event.ok else "Failed",
+			status="Rejected" if event.declined else "Success" if event.ok else "Failed",
 			tool_result=json.dumps(event.result if event.ok else {"error": event.error}, default=str),
 			error_message=event.detail or event.error,  # the full text: only managers may read this field
 			duration_ms=event.duration_ms,
@@ -121,6 +134,7 @@ class Recorder:
 HANDLERS: dict[str, Callable[[Recorder, Event], None]] = {
 	"assistant": Recorder._on_assistant,
 	"tool_call": Recorder._on_tool_call,
+	"tool_approval": Recorder._on_tool_approval,
 	"tool_result": Recorder._on_tool_result,
 	"error": Recorder._on_error,
 }
@@ -136,5 +150,6 @@ def _json_or_text(arguments: str) -> dict:
 
 def recorded_tool_result(call_id: str) -> str | None:
 	"""The stored result of a tool call, to repair a history whose tool message went missing."""
-	value = frappe.db.get_value("Agent Tool Call", {"call_id": call_id, "status": ["!=", "Started"]}, "tool_result")
+	done = ["in", ["Success", "Failed", "Rejected"]]
+	value = frappe.db.get_value("Agent Tool Call", {"call_id": call_id, "status": done}, "tool_result")
 	return value if value is None or isinstance(value, str) else json.dumps(value, default=str)

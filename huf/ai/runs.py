@@ -21,7 +21,7 @@ from frappe.utils import add_to_date, now_datetime
 from huf.ai import agents, executor, lifecycle
 from huf.ai.attachments import parse_names, read_attachments
 from huf.ai.conversations import resolve_conversation
-from huf.ai.lifecycle import key_exists
+from huf.ai.lifecycle import key_exists, wake
 from huf.ai.rate_limits import check_guest_run
 from huf.ai.rows import commit, next_sequence
 from huf.permissions import can_run_agent
@@ -120,19 +120,6 @@ def check_prompt(prompt) -> str:
 			)
 		)
 	return prompt
-
-
-def wake(conversation: str) -> None:
-	"""Enqueue a drainer once the current transaction commits (so it sees the new run).
-
-	Never deduplicated: a drainer that is just finishing could otherwise swallow the wake-up. An
-	extra drainer finds the lock held, or nothing queued, and exits at once."""
-	frappe.enqueue(
-		"huf.ai.runs.drain_conversation",
-		queue="long",
-		conversation=conversation,
-		enqueue_after_commit=True,
-	)
 
 
 # --- draining ----------------------------------------------------------------------------------
@@ -236,7 +223,8 @@ SWEPT_FIELDS = ["name", "agent", "user", "conversation", "run_kind", "started_at
 
 
 def sweep_stale_runs() -> None:
-	"""Fail Started runs whose worker stopped beating; wake conversations with unattended queued runs."""
+	"""Fail Started runs whose worker stopped beating; wake conversations with unattended queued runs.
+	Runs Awaiting Approval are left alone: no worker holds them until a person decides."""
 	cutoff = add_to_date(now_datetime(), seconds=-lock_ttl())
 	for row in frappe.get_all(
 		"Agent Run",

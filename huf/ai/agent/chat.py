@@ -99,6 +99,13 @@ def get_agent_chat_messages(conversation_id: str, before_sequence: int | None = 
 		fields=["name", "status", "response", "error_message", "input_tokens", "output_tokens", "total_tokens", "total_cost", "duration_seconds"],
 		ignore_permissions=True,  # the conversation's runs; ownership was checked above
 	) if run_names else []
+	active = frappe.db.get_value(
+		"Agent Run",
+		{"conversation": conversation_id, "status": ["in", ["Queued", "Started", "Awaiting Approval"]], "parent_run": ["is", "not set"]},
+		["name", "status"],
+		as_dict=True,
+		order_by="sequence asc",  # a paused run comes before the runs it holds
+	)
 	return {
 		"conversation": conversation_id,
 		"agent": row.agent,
@@ -107,7 +114,14 @@ def get_agent_chat_messages(conversation_id: str, before_sequence: int | None = 
 		"has_more": has_more,
 		# the reply text of a run is in its messages; only a stopped or failed one may have none
 		"runs": {row.name: {**row, "response": None if row.status == "Success" else row.response} for row in usage},
-		"active_run": frappe.db.get_value(
-			"Agent Run", {"conversation": conversation_id, "status": ["in", ["Queued", "Started"]], "parent_run": ["is", "not set"]}, "name"
-		),
+		"active_run": active.name if active else None,
+		# the calls a paused run waits on: the chat shows Approve / Reject for each again after a reload
+		"awaiting_approval": frappe.get_all(
+			"Agent Tool Call",
+			filters={"agent_run": active.name, "status": "Awaiting Approval"},
+			fields=["call_id", "tool", "tool_args"],
+			ignore_permissions=True,  # the conversation's run; ownership was checked above
+		)
+		if active and active.status == "Awaiting Approval"
+		else [],
 	}

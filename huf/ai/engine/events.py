@@ -95,7 +95,19 @@ class ToolResultEvent:
 	turn: int
 	result: Any = None
 	detail: str | None = None
+	declined: bool = False  # a person refused the call (it needed their approval): it never ran
 	type: str = field(default="tool_result", init=False)
+
+
+@dataclass(frozen=True)
+class ToolApprovalEvent:
+	"""A call that needs a person's approval before it runs: the run pauses after these events (one
+	per such call of the round) until every one of them is approved or rejected."""
+
+	call: ToolCall
+	turn: int
+	origin: Mapping[str, Any] | None = None
+	type: str = field(default="tool_approval", init=False)
 
 
 @dataclass(frozen=True)
@@ -124,7 +136,9 @@ class ErrorEvent:
 	type: str = field(default="error", init=False)
 
 
-Event = Union[DeltaEvent, AssistantEvent, ToolCallEvent, ToolResultEvent, UsageEvent, CompleteEvent, ErrorEvent]
+Event = Union[
+	DeltaEvent, AssistantEvent, ToolCallEvent, ToolApprovalEvent, ToolResultEvent, UsageEvent, CompleteEvent, ErrorEvent
+]
 EventSink = Callable[[Event], None]
 
 

@@ -1,15 +1,23 @@
-"""The agent loop: model <-> tool rounds until the model answers, is cancelled, fails or runs out of turns.
+"""The agent loop: model <-> tool rounds until the model answers, is cancelled, fails, runs out of
+turns or pauses for a person's approval.
 
 One code path: the model is always streamed; a caller who does not care about deltas passes a sink
 that ignores them. Every step is emitted as an event the moment it happens, so the recorder
 persists a run as it goes and a crash loses at most the step in flight.
+
+A round whose calls include one of a tool that ``requires_approval`` pauses before any of its calls
+runs: one ``ToolApprovalEvent`` per such call, and the result says ``paused`` with the ``pending``
+calls. The caller persists the decisions and calls again with ``resume`` (the same request, now
+ending with the round's assistant message): the round's calls then run in order, an approved one as
+usual, a rejected one as a result telling the model a person declined it.
 """
 
 from __future__ import annotations
 
+import json
 import time
 from dataclasses import dataclass, field, replace
-from typing import Callable, Sequence
+from typing import Callable, Mapping, Sequence
 
 from huf.ai.engine import llm
 from huf.ai.engine.events import (
@@ -18,19 +26,26 @@ from huf.ai.engine.events import (
 	DeltaEvent,
 	ErrorEvent,
 	EventSink,
+	ToolApprovalEvent,
+	ToolCall,
 	ToolCallEvent,
 	ToolResultEvent,
 	Usage,
 	UsageEvent,
 )
 from huf.ai.engine.messages import ResultLookup, repair_message_sequence
-from huf.ai.engine.tools import Tool, execute_tool_call
+from huf.ai.engine.tools import Tool, ToolOutcome, execute_tool_call
 
 CostOf = Callable[[str, Usage], float]
 ModelCall = Callable[..., llm.ModelTurn]
 
 
 DEFAULT_MAX_RESPONSE_CHARS = 200_000
+DECLINED = "A person declined this call to {name}, so it did not run."
+NO_APPROVER = (
+	"{name} needs a person's approval before it runs, and nobody can be asked from here "
+	"(it was called inside another agent's run), so it did not run."
+)
 
 
 @dataclass(frozen=True)
@@ -40,9 +55,26 @@ class LoopSettings:
 	max_response_chars: int = DEFAULT_MAX_RESPONSE_CHARS  # answer text of the whole run; 0: no limit
 
 
+@dataclass(frozen=True)
+class Decision:
+	"""A person's answer to a call that needed their approval."""
+
+	approved: bool
+	comment: str = ""
+
+
+@dataclass(frozen=True)
+class Resume:
+	"""Where a paused run goes on: the round ``turn`` whose ``calls`` waited, and the decisions."""
+
+	turn: int
+	calls: tuple[ToolCall, ...]
+	decisions: Mapping[str, Decision]
+
+
 @dataclass
 class LoopResult:
-	status: str  # "success" | "failed" | "cancelled"
+	status: str  # "success" | "failed" | "cancelled" | "paused"
 	response: str = ""
 	usage: Usage = field(default_factory=Usage)
 	cost: float = 0.0
@@ -50,6 +82,7 @@ class LoopResult:
 	model: str = ""
 	error: ErrorEvent | None = None
 	messages: list[dict] = field(default_factory=list)  # what this run added after the request's messages
+	pending: tuple[ToolCall, ...] = ()  # paused: the calls waiting for a person's decision
 
 
 class MaxTurnsExceeded(Exception):
@@ -65,14 +98,33 @@ def run_loop(
 	cost_of: CostOf = lambda _model, _usage: 0.0,
 	lookup_result: ResultLookup | None = None,
 	call_model: ModelCall = llm.stream_turn,
+	resume: Resume | None = None,
+	can_pause: bool = True,
 ) -> LoopResult:
-	"""Run ``request`` with ``tools`` and return how it ended; events go to ``on_event`` as they happen."""
+	"""Run ``request`` with ``tools`` and return how it ended; events go to ``on_event`` as they happen.
+	``resume``: go on with a paused round. ``can_pause``: False where nobody can be asked (a
+	sub-agent's run); a call needing approval then fails with a result saying so."""
 	started = time.perf_counter()
-	state = _State(request=request, on_event=on_event, cost_of=cost_of, max_chars=settings.max_response_chars)
 	by_name = {tool.name: tool for tool in tools}
+	state = _State(
+		request=request,
+		on_event=on_event,
+		cost_of=cost_of,
+		max_chars=settings.max_response_chars,
+		tools=by_name,
+		max_context_chars=settings.max_context_chars,
+		should_cancel=should_cancel,
+		can_pause=can_pause,
+	)
 	specs = [tool.spec() for tool in tools]
+	first = 1
 	try:
-		for turn in range(1, settings.max_turns + 1):
+		if resume:
+			state.turns = resume.turn
+			if paused := state.run_calls(resume.calls, resume.turn, resume.decisions):
+				return paused
+			first = resume.turn + 1
+		for turn in range(first, settings.max_turns + 1):
 			state.turns = turn
 			if should_cancel():
 				raise llm.Cancelled("The run was stopped.", partial=None)
@@ -83,25 +135,8 @@ def run_loop(
 			state.record_model_turn(model_turn, turn)
 			if not model_turn.tool_calls:
 				return state.finish("success", model_turn.content, started)
-			for call in model_turn.tool_calls:
-				if should_cancel():
-					raise llm.Cancelled("The run was stopped.", partial=None)
-				on_event(ToolCallEvent(call=call, turn=turn, origin=getattr(by_name.get(call.name), "origin", None)))
-				outcome = execute_tool_call(call, by_name, settings.max_context_chars)
-				on_event(
-					ToolResultEvent(
-						call=call,
-						content=outcome.content,
-						ok=outcome.ok,
-						error=outcome.error,
-						duration_ms=outcome.duration_ms,
-						truncated=outcome.truncated,
-						turn=turn,
-						result=outcome.result,
-						detail=outcome.detail,
-					)
-				)
-				state.added.append({"role": "tool", "tool_call_id": call.id, "content": outcome.content})
+			if paused := state.run_calls(model_turn.tool_calls, turn, {}):
+				return paused
 		raise MaxTurnsExceeded
 	except llm.Cancelled as cancelled:
 		if cancelled.partial is not None:
@@ -130,6 +165,52 @@ class _State:
 	cost: float = 0.0
 	turns: int = 0
 	model: str = ""
+	tools: Mapping[str, Tool] = field(default_factory=dict)
+	max_context_chars: int = 0
+	should_cancel: Callable[[], bool] = lambda: False
+	can_pause: bool = True
+
+	def run_calls(self, calls: Sequence[ToolCall], turn: int, decisions: Mapping[str, Decision]) -> LoopResult | None:
+		"""Run one round's calls in order; or, while a call still needs a person's decision, none of
+		them: the paused result (None when the round ran)."""
+		undecided = [call for call in calls if self.needs_approval(call) and call.id not in decisions]
+		if undecided and self.can_pause:
+			for call in undecided:
+				self.on_event(ToolApprovalEvent(call=call, turn=turn, origin=self.origin(call)))
+			result = self._result("paused", "".join(self.text))
+			result.pending = tuple(undecided)
+			return result
+		for call in calls:
+			if self.should_cancel():
+				raise llm.Cancelled("The run was stopped.", partial=None)
+			self.on_event(ToolCallEvent(call=call, turn=turn, origin=self.origin(call)))
+			decision = decisions.get(call.id)
+			if self.needs_approval(call) and not (decision and decision.approved):
+				outcome = _refused(call, decision)
+			else:
+				outcome = execute_tool_call(call, self.tools, self.max_context_chars)
+			self.on_event(
+				ToolResultEvent(
+					call=call,
+					content=outcome.content,
+					ok=outcome.ok,
+					error=outcome.error,
+					duration_ms=outcome.duration_ms,
+					truncated=outcome.truncated,
+					turn=turn,
+					result=outcome.result,
+					detail=outcome.detail,
+					declined=decision is not None and not decision.approved,
+				)
+			)
+			self.added.append({"role": "tool", "tool_call_id": call.id, "content": outcome.content})
+		return None
+
+	def needs_approval(self, call: ToolCall) -> bool:
+		return bool(getattr(self.tools.get(call.name), "requires_approval", False))
+
+	def origin(self, call: ToolCall):
+		return getattr(self.tools.get(call.name), "origin", None)
 
 	def delta_sink(self, turn: int) -> Callable[[str], None]:
 		"""Emits each piece as it comes; a piece that would take the answer past its limit stops the
@@ -194,3 +275,12 @@ class _State:
 			model=self.model,
 			messages=self.added,
 		)
+
+
+def _refused(call: ToolCall, decision: Decision | None) -> ToolOutcome:
+	"""The result of a call that did not run: a person declined it (with their comment), or nobody could be asked."""
+	if decision is None:
+		message = NO_APPROVER.format(name=call.name)
+	else:
+		message = DECLINED.format(name=call.name) + (f" Their comment: {decision.comment}" if decision.comment else "")
+	return ToolOutcome(json.dumps({"error": message}), False, message, None, False, 0.0)

@@ -25,13 +25,15 @@ class ToolError(Exception):
 @dataclass
 class Tool:
 	"""``origin``: where the tool comes from, as the caller wants it recorded (opaque to the engine,
-	carried on the tool's ``ToolCallEvent``); e.g. the Agent Tool Call fields of an MCP tool."""
+	carried on the tool's ``ToolCallEvent``); e.g. the Agent Tool Call fields of an MCP tool.
+	``requires_approval``: a person must approve each call before it runs (the loop pauses the run)."""
 
 	name: str
 	description: str
 	parameters: dict
 	handler: Callable[[dict], Any]
 	origin: Mapping[str, Any] | None = None
+	requires_approval: bool = False
 	_validator: Any = field(default=None, init=False, repr=False, compare=False)
 
 	def spec(self) -> dict:

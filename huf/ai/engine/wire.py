@@ -12,7 +12,15 @@ attaching to a run gets first.
 
 from __future__ import annotations
 
-from huf.ai.engine.events import CompleteEvent, DeltaEvent, ErrorEvent, Event, ToolCallEvent, ToolResultEvent
+from huf.ai.engine.events import (
+	CompleteEvent,
+	DeltaEvent,
+	ErrorEvent,
+	Event,
+	ToolApprovalEvent,
+	ToolCallEvent,
+	ToolResultEvent,
+)
 
 WIRE_RESULT_CHARS = 2000
 
@@ -26,12 +34,23 @@ def to_wire(event: Event, run: str, conversation: str) -> tuple[str, dict] | Non
 	if isinstance(event, ToolCallEvent):
 		call = event.call
 		return "tool_call", {"type": "tool_call", "id": call.id, "name": call.name, "arguments": call.arguments, "turn": event.turn}
+	if isinstance(event, ToolApprovalEvent):  # the model's own arguments: no secret of the tool is in them
+		call = event.call
+		return "tool_approval", {
+			"type": "tool_approval",
+			"run": run,
+			"id": call.id,
+			"name": call.name,
+			"arguments": call.arguments,
+			"turn": event.turn,
+		}
 	if isinstance(event, ToolResultEvent):
 		return "tool_result", {
 			"type": "tool_result",
 			"id": event.call.id,
 			"name": event.call.name,
 			"ok": event.ok,
+			"declined": event.declined,
 			"error": event.error,
 			"content": event.content[:WIRE_RESULT_CHARS],
 			"duration_ms": event.duration_ms,

@@ -30,7 +30,8 @@ def build_tool(doc, ctx: RunContext) -> Tool:
 		frappe.flags.huf_tool_context = ctx  # which run a built-in tool works for (ocr_document's model)
 		return guarded(lambda: target(args), writes)
 
-	return Tool(doc.tool_name, definition.get("description") or doc.description, definition["parameters"], handler)
+	description = definition.get("description") or doc.description
+	return Tool(doc.tool_name, description, definition["parameters"], handler, requires_approval=bool(doc.get("requires_approval")))
 
 
 def _target(doc, ctx: RunContext):

@@ -5,11 +5,18 @@ import { Answer } from "./Answer";
 import { newAnswer } from "./state";
 
 const rated: unknown[][] = [];
-vi.mock("./api", () => ({ chatApi: { rate: vi.fn(async (...args: unknown[]) => void rated.push(args)) } }));
+const decided: unknown[][] = [];
+vi.mock("./api", () => ({
+	chatApi: {
+		rate: vi.fn(async (...args: unknown[]) => void rated.push(args)),
+		decide: vi.fn(async (...args: unknown[]) => void decided.push(args)),
+	},
+}));
 
 afterEach(() => {
 	cleanup();
 	rated.length = 0;
+	decided.length = 0;
 });
 
 describe("Answer", () => {
@@ -29,5 +36,18 @@ describe("Answer", () => {
 	it("says so while the answer waits for its turn", () => {
 		render(<Answer answer={{ ...newAnswer("a"), waiting: true }} />);
 		expect(screen.getByText("Waiting for its turn…")).toBeTruthy();
+	});
+
+	it("asks the person to allow a call, with its arguments, and sends their answer with the comment", async () => {
+		const approval = { id: "call-9", name: "delete_document", arguments: '{"name":"TODO-1"}', decision: null };
+		render(<Answer answer={{ ...newAnswer("a", "RUN-1"), approvals: [approval] }} />);
+		expect(screen.getByText("The assistant wants to run Delete document. Allow it?")).toBeTruthy();
+		expect(screen.getByText(/"name": "TODO-1"/)).toBeTruthy();
+		expect(screen.getByText("Waiting for your answer…")).toBeTruthy();
+		await userEvent.type(screen.getByLabelText("Comment (optional)"), "not that one");
+		await userEvent.click(screen.getByRole("button", { name: "Reject" }));
+		expect(decided).toEqual([["RUN-1", "call-9", "reject", "not that one"]]);
+		expect(await screen.findByText("You declined Delete document.")).toBeTruthy();
+		expect(screen.queryByRole("button", { name: "Approve" })).toBeNull();
 	});
 });

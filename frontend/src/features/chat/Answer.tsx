@@ -6,7 +6,7 @@ import { Field, Textarea } from "../../components/ui/field";
 import { cn } from "../../lib/cn";
 import { renderMarkdown } from "../../lib/markdown";
 import { chatApi } from "./api";
-import { formatCost, type AnswerItem, type ToolStep } from "./state";
+import { formatCost, toolLabel, type AnswerItem, type Approval, type ToolStep } from "./state";
 
 function pretty(text: string | null): string {
 	if (!text) return "";
@@ -42,6 +42,58 @@ function ToolStepView({ step }: { step: ToolStep }) {
 				) : null}
 			</div>
 		</details>
+	);
+}
+
+/** Asks the person to allow or refuse one call the run waits on. */
+export function ApprovalCard({ run, approval }: { run: string | null; approval: Approval }) {
+	const [comment, setComment] = useState("");
+	const [sent, setSent] = useState<"Approved" | "Rejected" | null>(null);
+	const [busy, setBusy] = useState(false);
+	const [error, setError] = useState<string | null>(null);
+	const decision = approval.decision ?? sent;
+	const label = toolLabel(approval.name);
+	const decide = async (choice: "approve" | "reject") => {
+		if (!run) return;
+		setBusy(true);
+		try {
+			await chatApi.decide(run, approval.id, choice, comment.trim() || undefined);
+			setSent(choice === "approve" ? "Approved" : "Rejected");
+			setError(null);
+		} catch (e) {
+			setError((e as Error).message);
+		} finally {
+			setBusy(false);
+		}
+	};
+	return (
+		<section className="grid gap-2 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm" aria-label={`Approve ${label}`} data-testid="tool-approval">
+			<p className="font-medium">
+				{decision === "Approved" ? `You allowed ${label}.` : decision === "Rejected" ? `You declined ${label}.` : `The assistant wants to run ${label}. Allow it?`}
+			</p>
+			<div>
+				<p className="text-xs font-semibold text-slate-600">What it will use</p>
+				<pre className="max-h-48 overflow-auto whitespace-pre-wrap text-xs">{pretty(approval.arguments)}</pre>
+			</div>
+			{decision ? null : (
+				<>
+					<Field label="Comment (optional)">{(props) => <Textarea rows={2} value={comment} onChange={(e) => setComment(e.target.value)} {...props} />}</Field>
+					<div className="flex gap-2">
+						<Button size="sm" disabled={busy || !run} onClick={() => void decide("approve")}>
+							Approve
+						</Button>
+						<Button size="sm" variant="outline" disabled={busy || !run} onClick={() => void decide("reject")}>
+							Reject
+						</Button>
+					</div>
+				</>
+			)}
+			{error ? (
+				<p role="alert" className="text-xs text-red-700">
+					{error}
+				</p>
+			) : null}
+		</section>
 	);
 }
 
@@ -109,10 +161,15 @@ export function Answer({ answer, onRetry }: AnswerProps) {
 	return (
 		<article className="grid max-w-full gap-2" aria-label="Agent answer" data-testid="answer" data-status={answer.status}>
 			{answer.tools.length ? <div className="grid gap-1">{answer.tools.map((step) => <ToolStepView key={step.id} step={step} />)}</div> : null}
+			{answer.approvals.map((approval) => (
+				<ApprovalCard key={approval.id} run={answer.run} approval={approval} />
+			))}
 			{answer.text ? (
 				<div className="prose-chat rounded-lg bg-white px-4 py-2 text-sm shadow-sm ring-1 ring-slate-200" dangerouslySetInnerHTML={{ __html: renderMarkdown(answer.text) }} />
 			) : answer.status === "running" ? (
-				<p className="text-sm text-slate-500">{answer.waiting ? "Waiting for its turn…" : "Thinking…"}</p>
+				<p className="text-sm text-slate-500">
+					{answer.approvals.some((a) => !a.decision) ? "Waiting for your answer…" : answer.waiting ? "Waiting for its turn…" : "Thinking…"}
+				</p>
 			) : null}
 			{answer.error ? (
 				<p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-800">

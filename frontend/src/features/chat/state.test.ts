@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { applyEvent, formatCost, itemsFromMessages, newAnswer, type AnswerItem, type StoredMessage, type StoredRun } from "./state";
+import { applyEvent, approvalsFrom, formatCost, itemsFromMessages, newAnswer, type AnswerItem, type StoredMessage, type StoredRun } from "./state";
 
 function message(fields: Partial<StoredMessage> & Pick<StoredMessage, "name" | "role" | "kind">): StoredMessage {
 	return { sequence: 0, content: null, tool_name: null, tool_call_id: null, tool_calls: null, tool_status: null, agent_run: null, feedback: null, ...fields };
@@ -182,5 +182,23 @@ describe("itemsFromMessages for answers that ended early", () => {
 		const items = itemsFromMessages([user("r2"), error], { r2: ended("Failed", "", "The provider refused the key.") });
 		expect(items).toHaveLength(2);
 		expect(items[1]).toMatchObject({ status: "failed", error: "The provider refused the key." });
+	});
+});
+
+describe("tool approvals", () => {
+	it("shows a call waiting for approval once, then the decision on it", () => {
+		const event = { type: "tool_approval", run: "RUN-1", id: "c1", name: "delete_document", arguments: '{"name":"N1"}', turn: 1 };
+		let answer = applyEvent(newAnswer("live", "RUN-1"), "tool_approval", event);
+		answer = applyEvent(answer, "tool_approval", event); // a replay after a reconnect
+		expect(answer.approvals).toEqual([{ id: "c1", name: "delete_document", arguments: '{"name":"N1"}', decision: null }]);
+		answer = applyEvent(answer, "tool_decision", { id: "c1", decision: "Approved" });
+		expect(answer.approvals[0]?.decision).toBe("Approved");
+	});
+
+	it("rebuilds the waiting calls from the stored rows after a reload", () => {
+		const stored = approvalsFrom([{ call_id: "c1", tool: "delete_document", tool_args: { name: "N1" } }]);
+		expect(stored).toEqual([{ id: "c1", name: "delete_document", arguments: '{"name":"N1"}', decision: null }]);
+		const answer = applyEvent({ ...newAnswer("live", "RUN-1"), approvals: stored }, "tool_approval", { id: "c1", name: "delete_document", arguments: "{}" });
+		expect(answer.approvals).toHaveLength(1);
 	});
 });

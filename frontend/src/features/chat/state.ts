@@ -5,6 +5,10 @@
 
 export type ToolStep = { id: string; name: string; arguments: string; result: string | null; ok: boolean | null; durationMs: number | null };
 
+/** A call the run waits on until a person approves or rejects it (tools marked Requires approval). */
+export type Approval = { id: string; name: string; arguments: string; decision: "Approved" | "Rejected" | null };
+export type StoredApproval = { call_id: string; tool: string; tool_args: unknown };
+
 export type FileRef = { file: string; file_name: string; file_url: string };
 export type UserItem = { kind: "user"; key: string; text: string; run: string | null; attachments: FileRef[] };
 export type AnswerItem = {
@@ -13,6 +17,7 @@ export type AnswerItem = {
 	run: string | null;
 	text: string;
 	tools: ToolStep[];
+	approvals: Approval[];
 	status: "running" | "done" | "failed" | "cancelled";
 	waiting: boolean; // queued: no worker has taken the run yet
 	error: string | null;
@@ -41,7 +46,7 @@ export type StoredMessage = {
 type OpenAICall = { id: string; function: { name: string; arguments: string } };
 
 export function newAnswer(key: string, run: string | null = null): AnswerItem {
-	return { kind: "answer", key, run, text: "", tools: [], status: "running", waiting: false, error: null, usage: null, message: null, feedback: null };
+	return { kind: "answer", key, run, text: "", tools: [], approvals: [], status: "running", waiting: false, error: null, usage: null, message: null, feedback: null };
 }
 
 export type StoredRun = { status: string; response?: string | null; error_message?: string | null; input_tokens: number; output_tokens: number; total_tokens: number; total_cost: number; duration_seconds: number | null };
@@ -89,9 +94,25 @@ export function itemsFromMessages(messages: StoredMessage[], runs: Record<string
 	return items;
 }
 
+/** The calls a paused run waits on, as the chat's messages page lists them (a reload shows them again). */
+export function approvalsFrom(stored: StoredApproval[] = []): Approval[] {
+	return stored.map((row) => ({
+		id: row.call_id,
+		name: row.tool,
+		arguments: typeof row.tool_args === "string" ? row.tool_args : JSON.stringify(row.tool_args ?? {}),
+		decision: null,
+	}));
+}
+
+/** "delete_document" -> "Delete document": a tool's name as a person reads it. */
+export function toolLabel(name: string): string {
+	const words = name.replace(/[_.]+/g, " ").trim();
+	return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
 /** Applies one live event of the running answer; returns a new answer (the old one is not changed). */
 export function applyEvent(answer: AnswerItem, event: string, data: Record<string, unknown>): AnswerItem {
-	const next: AnswerItem = { ...answer, tools: answer.tools.map((tool) => ({ ...tool })) };
+	const next: AnswerItem = { ...answer, tools: answer.tools.map((tool) => ({ ...tool })), approvals: answer.approvals.map((a) => ({ ...a })) };
 	if (!next.run && typeof data.run === "string") next.run = data.run;
 	switch (event) {
 		case "delta":
@@ -106,6 +127,19 @@ export function applyEvent(answer: AnswerItem, event: string, data: Record<strin
 				const args = typeof data.arguments === "string" ? data.arguments : JSON.stringify(data.arguments ?? {});
 				next.tools.push({ id, name: String(data.name), arguments: args, result: null, ok: null, durationMs: null });
 			}
+			break;
+		}
+		case "tool_approval": {
+			const id = String(data.id);
+			if (!next.approvals.some((approval) => approval.id === id)) {
+				const args = typeof data.arguments === "string" ? data.arguments : JSON.stringify(data.arguments ?? {});
+				next.approvals.push({ id, name: String(data.name), arguments: args, decision: null });
+			}
+			break;
+		}
+		case "tool_decision": {
+			const approval = next.approvals.find((a) => a.id === String(data.id));
+			if (approval) approval.decision = data.decision === "Approved" ? "Approved" : "Rejected";
 			break;
 		}
 		case "tool_result": {
