@@ -7,7 +7,7 @@ import { Checkbox, Field, Input, Select, Textarea } from "../../components/ui/fi
 import { Section } from "../../components/ui/section";
 import { ErrorNote, Loading, StatusBadge } from "../../components/ui/status";
 import { ApiError, getDoc, saveDoc } from "../../lib/api";
-import { CONNECTIONS, emptyServer, serverFieldOfServerError, serverFromDoc, serverToDoc, SIGN_INS, startSignIn, syncTools, testConnection, validateServer, type McpDraft, type McpErrors, type ServerTool } from "./mcp";
+import { CONNECTIONS, emptyServer, serverFieldOfServerError, serverFromDoc, serverToDoc, SIGN_INS, startSignIn, syncSummary, syncTools, testConnection, validateServer, type McpDraft, type McpErrors, type ServerTool } from "./mcp";
 import { SecretInput } from "./SecretInput";
 import { SecretRows } from "./RowsEditors";
 
@@ -46,7 +46,7 @@ function ServerForm({ isNew, initial }: { isNew: boolean; initial: McpDraft }) {
 			if (isNew) navigate(`/tools/servers/${encodeURIComponent(String(doc.name))}`, { replace: true });
 		},
 		onError: (error) => {
-			const field = error instanceof ApiError ? serverFieldOfServerError(error.title, error.kind) : null;
+			const field = error instanceof ApiError ? serverFieldOfServerError(error.title, error.kind, error.message) : null;
 			if (field) setErrors({ [field]: error.message });
 			else setFormError(error.message);
 		},
@@ -96,7 +96,7 @@ function ServerForm({ isNew, initial }: { isNew: boolean; initial: McpDraft }) {
 				</Section>
 
 				<Section title="Connection">
-					<Field label="How Huf reaches it">
+					<Field label="How Huf reaches it" error={errors.transport_type}>
 						{(props) => (
 							<Select value={draft.transport_type} onChange={(e) => set("transport_type", e.target.value as McpDraft["transport_type"])} {...props}>
 								{CONNECTIONS.map((c) => (
@@ -198,17 +198,16 @@ function ServerTools({ server, tools, lastSync, dirty, onChange, onSynced }: Ser
 			</div>
 			{dirty ? <p className="text-xs text-amber-700">Save your changes first; testing and syncing use the saved settings.</p> : null}
 			<div aria-live="polite" className="grid gap-2">
-				{report?.success ? (
+				{report?.ok ? (
 					<p role="status" className="text-sm text-green-700">
 						Connected to {report.server_name || server}
 						{report.server_version ? ` ${report.server_version}` : ""}
-						{typeof report.tool_count === "number" ? `, which offers ${report.tool_count} tool${report.tool_count === 1 ? "" : "s"}` : ""}.
+						{report.tool_count !== null ? `, which offers ${report.tool_count} tool${report.tool_count === 1 ? "" : "s"}` : ""}.
 					</p>
 				) : null}
-				{report && !report.success ? <ErrorNote error={report.error || report.message || "The connection failed."} /> : null}
+				{report && !report.ok ? <ErrorNote error={report.error || "The connection failed."} /> : null}
 				{test.isError ? <ErrorNote error={test.error} /> : null}
-				{sync.isSuccess ? <p role="status" className="text-sm text-green-700">{sync.data?.message || "Tools fetched from the server."}</p> : null}
-				{sync.data?.error ? <ErrorNote error={sync.data.error} /> : null}
+				{sync.data ? <p role="status" className="text-sm text-green-700">{syncSummary(sync.data)}</p> : null}
 				{sync.isError ? <ErrorNote error={sync.error} /> : null}
 			</div>
 			<p className="text-xs text-slate-500">{lastSync ? `Last fetched ${new Date(lastSync.replace(" ", "T")).toLocaleString()}.` : "Not fetched yet: use Sync tools."}</p>

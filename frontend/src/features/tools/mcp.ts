@@ -80,8 +80,9 @@ export function serverToDoc(draft: McpDraft): Record<string, unknown> {
 		server_url: web ? draft.server_url.trim() : "",
 		command: web ? "" : draft.command.trim(),
 		command_args: web ? "" : draft.command_args,
+		auth_type: web ? draft.auth_type : "none",
 		auth_header_name: ["api_key", "custom_header"].includes(draft.auth_type) ? draft.auth_header_name.trim() : "",
-		auth_header_value: keyed ? draft.auth_header_value : "",
+		auth_header_value: web && keyed ? draft.auth_header_value : "",
 		custom_headers: draft.custom_headers.map((row) => ({ ...(row.name ? { name: row.name } : {}), header_name: row.key.trim(), header_value: row.value })),
 		...(modified ? { modified } : {}),
 	};
@@ -106,25 +107,35 @@ export function validateServer(draft: McpDraft): McpErrors {
 	return errors;
 }
 
-export function serverFieldOfServerError(title: string, excType: string): keyof McpDraft | null {
+// The server's refusals: a save-time check names the field in its message ("Check the MCP Server").
+export function serverFieldOfServerError(title: string, excType: string, message: string): keyof McpDraft | null {
 	if (excType === "DuplicateEntryError") return "server_name";
-	const lower = title.toLowerCase();
-	if (lower.includes("command") || lower.includes("program")) return "command";
-	if (lower.includes("url") || lower.includes("address") || lower.includes("server not found")) return "server_url";
-	if (lower.includes("header")) return "custom_headers";
-	if (lower.includes("timeout")) return "timeout_seconds";
+	if (title === "Server Not Found" || title === "Address Not Allowed" || title === "Invalid URL") return "server_url";
+	if (title === "Not Allowed") return "transport_type";
+	if (title !== "Check the MCP Server") return null;
+	const said = message.toLowerCase();
+	if (said.includes("server url")) return "server_url";
+	if (said.includes("command")) return "command";
+	if (said.includes("timeout")) return "timeout_seconds";
+	if (said.includes("custom header") || said.includes("needs a value")) return said.includes("custom header needs") ? "auth_header_name" : "auth_header_value";
+	if (said.includes("header name")) return "custom_headers";
 	return null;
 }
 
 const MCP = "huf.ai.mcp_client";
 
-/** Test connection: the server's own name and version and how many tools it offers, or why it failed. */
-export type ConnectionReport = { success: boolean; server_name?: string; server_version?: string; tool_count?: number; error?: string; message?: string };
-export type SyncReport = { success?: boolean; tool_count?: number; added?: number; disabled?: number; error?: string; message?: string };
+/** Test connection: the server's own name and version and how many tools it offers, or the error in words. */
+export type ConnectionReport = { ok: boolean; server_name: string | null; server_version: string | null; tool_count: number | null; error: string | null };
+/** Sync tools: how many the server offers, and which tools are new or gone since the last sync. */
+export type SyncReport = { tool_count: number; added: string[]; removed: string[] };
 
 export const testConnection = (server: string) => call<ConnectionReport>(`${MCP}.test_mcp_connection`, { server_name: server }, true);
 export const syncTools = (server: string) => call<SyncReport>(`${MCP}.sync_mcp_server_tools`, { server_name: server }, true);
-export const startSignIn = (server: string) => call<{ authorization_url: string }>(`${MCP}.start_mcp_oauth`, { server_name: server }, true);
+export const startSignIn = (server: string) => call<{ authorization_url: string }>("huf.ai.mcp_oauth.begin_mcp_sign_in", { server_name: server }, true);
 
-export type AvailableServer = { name: string; server_name?: string; description?: string | null; tool_count?: number };
-export const availableServers = () => call<AvailableServer[]>(`${MCP}.get_available_mcp_servers`);
+export function syncSummary({ tool_count, added, removed }: SyncReport): string {
+	const parts = [`The server offers ${tool_count} tool${tool_count === 1 ? "" : "s"}.`];
+	if (added.length) parts.push(`New: ${added.join(", ")}.`);
+	if (removed.length) parts.push(`No longer offered, so switched off: ${removed.join(", ")}.`);
+	return parts.join(" ");
+}
