@@ -39,6 +39,7 @@ def execute(row, on_start=None) -> dict | None:
 	if on_start:
 		on_start(run.name)
 	recorder = Recorder(run.name, run.conversation, run.agent, run.user, relays=[event_log.relay(run.name, run.conversation)])
+	prepared = None
 	try:
 		agent = agents.load_agent(run.agent)
 		ctx = RunContext(
@@ -63,6 +64,9 @@ def execute(row, on_start=None) -> dict | None:
 	except Exception as error:  # noqa: BLE001 - Huf's own failure (configuration, database): a Failed run
 		frappe.db.rollback()
 		return lifecycle.fail(run, describe(error), "setup")
+	finally:
+		if prepared is not None:
+			prepared.close()
 	status = lifecycle.finish(run, result)
 	if result.status == "success":
 		titles.after_run(run)
@@ -89,6 +93,7 @@ def run_subagent(agent_name: str, prompt: str, ctx: RunContext) -> str:
 		max_depth=ctx.max_depth,
 		run_subagent=run_subagent,
 	)
+	prepared = None
 	try:
 		prepared = agents.prepare_run(agent, ctx.conversation, prompt, child, with_history=False)
 		record_knowledge(run.name, prepared.knowledge)
@@ -99,6 +104,9 @@ def run_subagent(agent_name: str, prompt: str, ctx: RunContext) -> str:
 		message = describe(error)
 		lifecycle.fail(run, message, "setup")
 		raise ToolError(message) from None
+	finally:
+		if prepared is not None:
+			prepared.close()
 	lifecycle.finish(run, result)
 	if result.status != "success":
 		raise ToolError(result.error.message if result.error else _("The agent {0} was stopped.").format(agent.name))
