@@ -14,14 +14,18 @@ import { SecretRows } from "./RowsEditors";
 export default function McpServerPage() {
 	const { name = "new" } = useParams();
 	const isNew = name === "new";
+	// What the last sync found outlives the form, which starts afresh from the synced document.
+	const [synced, setSynced] = useState<string>();
 	const loaded = useQuery({ queryKey: ["mcp-server", name], queryFn: () => getDoc<Record<string, unknown>>("MCP Server", name), enabled: !isNew });
 	if (!isNew && loaded.isPending) return <Loading />;
 	if (loaded.error) return <div className="p-6"><ErrorNote error={loaded.error} /></div>;
 	const initial = isNew ? emptyServer() : serverFromDoc(loaded.data ?? {});
-	return <ServerForm key={`${name}:${initial.modified ?? ""}`} isNew={isNew} initial={initial} />;
+	return <ServerForm key={`${name}:${initial.modified ?? ""}`} isNew={isNew} initial={initial} synced={synced} onSynced={setSynced} />;
 }
 
-function ServerForm({ isNew, initial }: { isNew: boolean; initial: McpDraft }) {
+type ServerFormProps = { isNew: boolean; initial: McpDraft; synced: string | undefined; onSynced: (summary: string) => void };
+
+function ServerForm({ isNew, initial, synced, onSynced }: ServerFormProps) {
 	const navigate = useNavigate();
 	const queryClient = useQueryClient();
 	const [draft, setDraft] = useState(initial);
@@ -150,7 +154,10 @@ function ServerForm({ isNew, initial }: { isNew: boolean; initial: McpDraft }) {
 					</Section>
 				) : null}
 
-				{!isNew ? <ServerTools server={initial.server_name} tools={draft.tools} lastSync={initial.last_sync} dirty={dirty} onChange={(tools) => set("tools", tools)} onSynced={reload} /> : null}
+				{!isNew ? <ServerTools server={initial.server_name} tools={draft.tools} lastSync={initial.last_sync} dirty={dirty} synced={synced} onChange={(tools) => set("tools", tools)} onSynced={async (summary, doc) => {
+						onSynced(summary);
+						await reload(doc);
+					}} /> : null}
 			</form>
 		</div>
 	);
@@ -172,16 +179,15 @@ function SignIn({ server, status, dirty }: { server: string | null; status: stri
 	);
 }
 
-type ServerToolsProps = { server: string; tools: ServerTool[]; lastSync: string; dirty: boolean; onChange: (tools: ServerTool[]) => void; onSynced: (doc: Record<string, unknown>) => Promise<unknown> };
+type ServerToolsProps = { server: string; tools: ServerTool[]; lastSync: string; dirty: boolean; synced: string | undefined; onChange: (tools: ServerTool[]) => void; onSynced: (summary: string, doc: Record<string, unknown>) => Promise<unknown> };
 
 /** Test connection, fetch the server's tools, and choose which are on and which ask first. */
-function ServerTools({ server, tools, lastSync, dirty, onChange, onSynced }: ServerToolsProps) {
+function ServerTools({ server, tools, lastSync, dirty, synced, onChange, onSynced }: ServerToolsProps) {
 	const test = useMutation({ mutationFn: () => testConnection(server) });
 	const sync = useMutation({
 		mutationFn: async () => {
-			const report = await syncTools(server);
-			await onSynced(await getDoc<Record<string, unknown>>("MCP Server", server));
-			return report;
+			const summary = syncSummary(await syncTools(server));
+			await onSynced(summary, await getDoc<Record<string, unknown>>("MCP Server", server));
 		},
 	});
 	const change = (index: number, patch: Partial<ServerTool>) => onChange(tools.map((tool, i) => (i === index ? { ...tool, ...patch } : tool)));
@@ -207,7 +213,7 @@ function ServerTools({ server, tools, lastSync, dirty, onChange, onSynced }: Ser
 				) : null}
 				{report && !report.ok ? <ErrorNote error={report.error || "The connection failed."} /> : null}
 				{test.isError ? <ErrorNote error={test.error} /> : null}
-				{sync.data ? <p role="status" className="text-sm text-green-700">{syncSummary(sync.data)}</p> : null}
+				{synced ? <p role="status" className="text-sm text-green-700">{synced}</p> : null}
 				{sync.isError ? <ErrorNote error={sync.error} /> : null}
 			</div>
 			<p className="text-xs text-slate-500">{lastSync ? `Last fetched ${new Date(lastSync.replace(" ", "T")).toLocaleString()}.` : "Not fetched yet: use Sync tools."}</p>
