@@ -14,18 +14,19 @@ import { SecretRows } from "./RowsEditors";
 export default function McpServerPage() {
 	const { name = "new" } = useParams();
 	const isNew = name === "new";
-	// What the last sync found outlives the form, which starts afresh from the synced document.
+	// What the last sync found, and that a save went through, outlive the form, which starts afresh from the saved document.
 	const [synced, setSynced] = useState<string>();
+	const [saved, setSaved] = useState(false);
 	const loaded = useQuery({ queryKey: ["mcp-server", name], queryFn: () => getDoc<Record<string, unknown>>("MCP Server", name), enabled: !isNew });
 	if (!isNew && loaded.isPending) return <Loading />;
 	if (loaded.error) return <div className="p-6"><ErrorNote error={loaded.error} /></div>;
 	const initial = isNew ? emptyServer() : serverFromDoc(loaded.data ?? {});
-	return <ServerForm key={`${name}:${initial.modified ?? ""}`} isNew={isNew} initial={initial} synced={synced} onSynced={setSynced} />;
+	return <ServerForm key={`${name}:${initial.modified ?? ""}`} isNew={isNew} initial={initial} synced={synced} onSynced={setSynced} saved={saved} onSaved={setSaved} />;
 }
 
-type ServerFormProps = { isNew: boolean; initial: McpDraft; synced: string | undefined; onSynced: (summary: string) => void };
+type ServerFormProps = { isNew: boolean; initial: McpDraft; synced: string | undefined; onSynced: (summary: string) => void; saved: boolean; onSaved: (saved: boolean) => void };
 
-function ServerForm({ isNew, initial, synced, onSynced }: ServerFormProps) {
+function ServerForm({ isNew, initial, synced, onSynced, saved, onSaved }: ServerFormProps) {
 	const navigate = useNavigate();
 	const queryClient = useQueryClient();
 	const [draft, setDraft] = useState(initial);
@@ -47,6 +48,7 @@ function ServerForm({ isNew, initial, synced, onSynced }: ServerFormProps) {
 		onSuccess: async (doc) => {
 			await reload(doc);
 			setFormError(null);
+			onSaved(true);
 			if (isNew) navigate(`/tools/servers/${encodeURIComponent(String(doc.name))}`, { replace: true });
 		},
 		onError: (error) => {
@@ -87,7 +89,7 @@ function ServerForm({ isNew, initial, synced, onSynced }: ServerFormProps) {
 				</header>
 				<p className="text-sm text-slate-600">A tool server (an MCP server) offers ready-made tools, e.g. for GitHub or a mailbox. Once connected, you choose which of its tools agents may use.</p>
 				{formError ? <ErrorNote error={formError} /> : null}
-				{save.isSuccess && !dirty ? <p role="status" className="text-sm text-green-700">Saved.</p> : null}
+				{saved && !dirty ? <p role="status" className="text-sm text-green-700">Saved.</p> : null}
 
 				<Section title="About">
 					<Field label="Name" error={errors.server_name} hint={isNew ? "Short, e.g. github. Its tools are named after it." : "The name can't be changed after the server is added."}>

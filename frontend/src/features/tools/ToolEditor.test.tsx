@@ -35,7 +35,7 @@ function renderEditor(initial = emptyTool(), isNew = true, canWrite = true) {
 	render(
 		<QueryClientProvider client={client}>
 			<MemoryRouter>
-				<Editor isNew={isNew} initial={initial} canWrite={canWrite} />
+				<Editor isNew={isNew} initial={initial} canWrite={canWrite} saved={false} onSaved={() => undefined} />
 			</MemoryRouter>
 		</QueryClientProvider>,
 	);

@@ -17,15 +17,17 @@ export default function ToolEditor() {
 	const isNew = name === "new";
 	const loaded = useToolDoc(name, !isNew);
 	const me = useMe();
+	// The form starts afresh from the saved document, so "Saved." is remembered out here.
+	const [saved, setSaved] = useState(false);
 	if (!isNew && loaded.isPending) return <Loading />;
 	if (loaded.error) return <div className="p-6"><ErrorNote error={loaded.error} /></div>;
 	const initial = isNew ? emptyTool() : toolFromDoc(loaded.data ?? {});
-	return <Editor key={`${name}:${initial.modified ?? ""}`} isNew={isNew} initial={initial} canWrite={Boolean(me.data?.is_manager)} />;
+	return <Editor key={`${name}:${initial.modified ?? ""}`} isNew={isNew} initial={initial} canWrite={Boolean(me.data?.is_manager)} saved={saved} onSaved={setSaved} />;
 }
 
-type EditorProps = { isNew: boolean; initial: ToolDraft; canWrite: boolean };
+type EditorProps = { isNew: boolean; initial: ToolDraft; canWrite: boolean; saved: boolean; onSaved: (saved: boolean) => void };
 
-export function Editor({ isNew, initial, canWrite }: EditorProps) {
+export function Editor({ isNew, initial, canWrite, saved, onSaved }: EditorProps) {
 	const navigate = useNavigate();
 	const queryClient = useQueryClient();
 	const [draft, setDraft] = useState(initial);
@@ -46,6 +48,7 @@ export function Editor({ isNew, initial, canWrite }: EditorProps) {
 			await queryClient.invalidateQueries({ queryKey: ["tools"] });
 			queryClient.setQueryData(["tool", String(doc.name)], doc);
 			setFormError(null);
+			onSaved(true);
 			if (isNew) navigate(`/tools/${encodeURIComponent(String(doc.name))}`, { replace: true });
 		},
 		onError: (error) => {
@@ -88,7 +91,7 @@ export function Editor({ isNew, initial, canWrite }: EditorProps) {
 				</header>
 				{!canWrite ? <p className="text-sm text-slate-600">You can look at this tool; only Huf managers can change it.</p> : null}
 				{formError ? <ErrorNote error={formError} /> : null}
-				{save.isSuccess && !dirty ? <p role="status" className="text-sm text-green-700">Saved.</p> : null}
+				{saved && !dirty ? <p role="status" className="text-sm text-green-700">Saved.</p> : null}
 				<fieldset disabled={!canWrite} className="grid gap-4">
 					<Section title="About">
 						<Field label="Name the agent calls it by" error={errors.tool_name} hint={isNew ? "Letters, digits, _ and -, e.g. get_sales_order." : "The name can't be changed after the tool is created."}>
