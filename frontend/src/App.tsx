@@ -14,6 +14,9 @@ const RunsPage = lazy(() => import("./features/runs/RunsPage"));
 const RunPage = lazy(() => import("./features/runs/RunPage"));
 const KnowledgePage = lazy(() => import("./features/knowledge/KnowledgePage"));
 const SourcePage = lazy(() => import("./features/knowledge/SourcePage"));
+const ToolsPage = lazy(() => import("./features/tools/ToolsPage"));
+const ToolEditor = lazy(() => import("./features/tools/ToolEditor"));
+const McpServerPage = lazy(() => import("./features/tools/McpServerPage"));
 
 function Allowed({ when, children }: { when: boolean; children: ReactNode }) {
 	if (!when) return <ErrorNote error="You don't have access to this part of Huf. Ask an administrator if you need it." />;
@@ -48,6 +51,10 @@ export function App() {
 				<Route path="runs/:name" element={<Allowed when={can["agent.run"]}><RunPage /></Allowed>} />
 				<Route path="knowledge" element={<Allowed when={can["knowledge.view"]}><KnowledgePage /></Allowed>} />
 				<Route path="knowledge/:source" element={<Allowed when={can["knowledge.view"]}><SourcePage /></Allowed>} />
+				<Route path="tools" element={<Allowed when={can["agent.run"]}><ToolsPage /></Allowed>} />
+				<Route path="tools/new" element={<Allowed when={me.data.is_manager}><ToolEditor /></Allowed>} />
+				<Route path="tools/:name" element={<Allowed when={can["agent.run"]}><ToolEditor /></Allowed>} />
+				<Route path="tools/servers/:name" element={<Allowed when={me.data.is_manager}><McpServerPage /></Allowed>} />
 				<Route path="*" element={<ErrorNote error="There is no page at this address." />} />
 			</Route>
 		</Routes>

@@ -16,7 +16,9 @@ from huf.ai.engine.context import ContextSettings, build_context
 from huf.ai.engine.events import Usage
 from huf.ai.engine.loop import DEFAULT_MAX_RESPONSE_CHARS, LoopSettings
 from huf.ai.engine.tools import Tool
+from huf.ai.engine.mcp import MCPPool
 from huf.ai.knowledge.context_builder import KnowledgeUse, build_knowledge_context
+from huf.ai.mcp_client import create_mcp_tools
 from huf.ai.tools.knowledge import knowledge_tools
 from huf.ai.tools import load_agent_tools
 from huf.ai.tools.context import RunContext
@@ -30,6 +32,12 @@ class PreparedRun:
 	summary_usage: Usage
 	summary_cost: float  # priced like every model call: the summary model's own AI Model prices
 	knowledge: KnowledgeUse
+	mcp_pool: MCPPool | None = None  # this run's MCP sessions
+
+	def close(self) -> None:
+		"""End the run's MCP sessions (stdio servers' processes too); the run calls it whatever happened."""
+		if self.mcp_pool is not None:
+			self.mcp_pool.close()
 
 
 def load_agent(agent_name: str):
@@ -103,7 +111,8 @@ def prepare_run(
 		max_response_chars=cint(limits.get("max_response_chars")) or DEFAULT_MAX_RESPONSE_CHARS,
 	)
 	tools = load_agent_tools(agent, ctx) + knowledge_tools(agent)
-	return PreparedRun(request, tools, settings, summary_usage, summary_cost, knowledge)
+	mcp_tools, pool = create_mcp_tools(agent)  # last: nothing after it can fail and leave the pool open
+	return PreparedRun(request, mcp_tools + tools, settings, summary_usage, summary_cost, knowledge, pool)
 
 
 def _history(agent, conversation: str, before: int = 0) -> tuple[list[dict], Usage, float]:

@@ -2,7 +2,7 @@
 
 Frappe's scheduler runs each scheduled method as its own background job: under ``bench worker`` a
 fork, a site connection and two writes of the job's last run, whether or not there is anything to
-do. Huf's three minute-by-minute tasks therefore run in one job, one after the other; one that fails
+do. Huf's minute-by-minute tasks therefore run in one job, one after the other; one that fails
 is logged and does not keep the others from running."""
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ TASKS = (
 	"huf.ai.runs.sweep_stale_runs",  # fail runs whose worker died, wake conversations nobody drains
 	"huf.ai.triggers.schedules.enqueue_due",  # Schedule triggers that are due
 	"huf.ai.knowledge.indexer.sweep",  # knowledge inputs whose indexing job was lost
+	"huf.ai.mcp_client.auto_sync",  # MCP servers whose Sync Interval has passed
 )
 
 

@@ -39,6 +39,7 @@ def execute(row, run: lifecycle.Run, on_start=None) -> dict:
 	if on_start:
 		on_start(run.name)
 	recorder = Recorder(run.name, run.conversation, run.agent, run.user, relays=[event_log.relay(run.name, run.conversation)])
+	prepared = None
 	try:
 		agent = agents.load_agent(run.agent)
 		ctx = RunContext(
@@ -70,6 +71,9 @@ def execute(row, run: lifecycle.Run, on_start=None) -> dict:
 	except Exception as error:  # noqa: BLE001 - Huf's own failure (configuration, database): a Failed run
 		frappe.db.rollback()
 		return lifecycle.fail(run, describe(error), "setup")
+	finally:
+		if prepared is not None:
+			prepared.close()  # the run's MCP sessions: a paused run opens new ones when it goes on
 	if result.status == "paused":
 		return lifecycle.pause(run, result)
 	status = lifecycle.finish(run, result)
@@ -98,6 +102,7 @@ def run_subagent(agent_name: str, prompt: str, ctx: RunContext) -> str:
 		max_depth=ctx.max_depth,
 		run_subagent=run_subagent,
 	)
+	prepared = None
 	try:
 		prepared = agents.prepare_run(agent, ctx.conversation, prompt, child, with_history=False)
 		record_knowledge(run.name, prepared.knowledge)
@@ -109,6 +114,9 @@ def run_subagent(agent_name: str, prompt: str, ctx: RunContext) -> str:
 		message = describe(error)
 		lifecycle.fail(run, message, "setup")
 		raise ToolError(message) from None
+	finally:
+		if prepared is not None:
+			prepared.close()
 	lifecycle.finish(run, result)
 	if result.status != "success":
 		raise ToolError(result.error.message if result.error else _("The agent {0} was stopped.").format(agent.name))

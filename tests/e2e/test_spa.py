@@ -262,7 +262,7 @@ def test_a_manager_builds_a_knowledge_source_and_a_reader_searches_it(site, llm,
 	workers.start(1)
 	page = signed_in(manager)
 	page.goto("/huf/knowledge")
-	page.get_by_role("heading", name="Knowledge").wait_for()
+	page.get_by_role("heading", name="Knowledge", exact=True).wait_for()
 	page.get_by_role("button", name="New source").click()
 	dialog = page.get_by_role("dialog")
 	dialog.get_by_label("How to search").select_option("sqlite_vec")

@@ -1,4 +1,4 @@
-import { BookOpen, Bot, History, MessageSquare, Plug } from "lucide-react";
+import { BookOpen, Bot, History, MessageSquare, Plug, Wrench } from "lucide-react";
 import { NavLink, Outlet } from "react-router";
 import type { Me } from "../lib/boot";
 import { cn } from "../lib/cn";
@@ -7,6 +7,7 @@ import { cn } from "../lib/cn";
 const AREAS = [
 	{ to: "/chat", label: "Chat", icon: MessageSquare, show: () => true },
 	{ to: "/agents", label: "Agents", icon: Bot, show: (me: Me) => me.capabilities["agent.manage"] },
+	{ to: "/tools", label: "Tools", icon: Wrench, show: (me: Me) => me.capabilities["agent.run"] },
 	{ to: "/knowledge", label: "Knowledge", icon: BookOpen, show: (me: Me) => me.capabilities["knowledge.view"] },
 	{ to: "/providers", label: "Providers", icon: Plug, show: (me: Me) => me.capabilities["provider.manage"] },
 	{ to: "/runs", label: "Runs", icon: History, show: (me: Me) => me.capabilities["agent.run"] },

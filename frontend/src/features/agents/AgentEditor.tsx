@@ -10,9 +10,10 @@ import { useProviders } from "../providers/api";
 import { SetupDialog } from "../providers/SetupDialog";
 import { KnowledgeSection } from "./KnowledgeSection";
 import { ListEditor } from "./ListEditor";
+import { McpSection } from "./McpSection";
 import { TOOL_FIELDS, ToolPicker, type ToolRow } from "./ToolPicker";
 import { TryPanel } from "./TryPanel";
-import { emptyAgent, fieldOfServerError, validateAgent, type AgentDraft, type FieldErrors, type KnowledgeBinding } from "./validation";
+import { emptyAgent, fieldOfServerError, validateAgent, type AgentDraft, type FieldErrors, type KnowledgeBinding, type McpBinding } from "./validation";
 
 const KEYS = Object.keys(emptyAgent()) as (keyof AgentDraft)[];
 
@@ -24,6 +25,7 @@ function pick(doc: Record<string, unknown>): AgentDraft {
 	draft.agent_users = ((doc.agent_users as { user: string }[]) ?? []).map(({ user }) => ({ user }));
 	draft.agent_roles = ((doc.agent_roles as { role: string }[]) ?? []).map(({ role }) => ({ role }));
 	draft.agent_knowledge = ((doc.agent_knowledge as KnowledgeBinding[]) ?? []).map(({ knowledge_source, mode, priority, token_budget }) => ({ knowledge_source, mode, priority, token_budget }));
+	draft.agent_mcp_server = ((doc.agent_mcp_server as McpBinding[]) ?? []).map(({ mcp_server, enabled, tool_count }) => ({ mcp_server, enabled: enabled ? 1 : 0, tool_count: tool_count ?? null }));
 	return draft as AgentDraft;
 }
 
@@ -176,6 +178,10 @@ function Editor({ isNew, initial, providers, tools }: EditorProps) {
 
 				<Section title="Tools">
 					<ToolPicker tools={tools} selected={draft.agent_tool.map((row) => row.tool)} error={errors.agent_tool} onChange={(names) => set("agent_tool", names.map((tool) => ({ tool })))} />
+				</Section>
+
+				<Section title="Tool servers">
+					<McpSection rows={draft.agent_mcp_server} error={errors.agent_mcp_server} onChange={(rows) => set("agent_mcp_server", rows)} />
 				</Section>
 
 				<Section title="Knowledge">

@@ -32,10 +32,14 @@ export type AgentDraft = {
 	max_agent_depth: number;
 	agent_knowledge: KnowledgeBinding[];
 	max_knowledge_tokens: number;
+	agent_mcp_server: McpBinding[];
 	modified?: string;
 };
 
 export type KnowledgeBinding = { knowledge_source: string; mode: "Mandatory" | "Optional"; priority: number; token_budget: number };
+
+/** A tool server (MCP) the agent uses; the server fills in tool_count when the agent is saved. */
+export type McpBinding = { mcp_server: string; enabled: 0 | 1; tool_count: number | null };
 
 export type FieldErrors = Partial<Record<keyof AgentDraft, string>>;
 
@@ -47,7 +51,7 @@ export function emptyAgent(): AgentDraft {
 		agent_tool: [], allow_chat: 1, allow_guest: 0, allow_file_attachments: 0, run_immediately: 0, agent_users: [], agent_roles: [],
 		persist_conversation: 1, persist_user_history: 1, enable_conversation_data: 0, inject_conversation_data: 0, summary_model: "", summary_prompt: "",
 		autonaming_of_conversation_title: 0, context_strategy: "FIFO", history_limit: 20,
-		summary_ratio: 0.7, max_turns: 10, max_context_chars: 20000, max_agent_depth: 2, agent_knowledge: [], max_knowledge_tokens: 4000,
+		summary_ratio: 0.7, max_turns: 10, max_context_chars: 20000, max_agent_depth: 2, agent_knowledge: [], max_knowledge_tokens: 4000, agent_mcp_server: [],
 	};
 }
 
@@ -73,6 +77,7 @@ export function validateAgent(draft: AgentDraft, modelProvider: (model: string) 
 	if (new Set(tools).size !== tools.length) errors.agent_tool = "A tool is in the list twice.";
 	const knowledge = validateKnowledge(draft);
 	if (knowledge) errors.agent_knowledge = knowledge;
+	if (draft.agent_mcp_server.some((row) => !row.mcp_server)) errors.agent_mcp_server = "Choose a server for every row, or remove the empty row.";
 	if (draft.agent_knowledge.length && !(Number.isInteger(draft.max_knowledge_tokens) && draft.max_knowledge_tokens > 0))
 		errors.max_knowledge_tokens = "Use a whole number above 0: the most the agent reads from knowledge on each turn.";
 	return errors;

@@ -66,6 +66,7 @@ class Agent(Document):
 		self.validate_sampling()
 		self.validate_limits()
 		self.validate_tools()
+		self.validate_mcp_servers()
 		self.validate_knowledge()
 
 	def validate_knowledge(self):
@@ -152,6 +153,20 @@ class Agent(Document):
 					title=_("Unknown Tool"),
 				)
 			seen.add(row.tool)
+
+	def validate_mcp_servers(self):
+		from huf.ai.mcp_client import enabled_tool_count
+
+		seen: set[str] = set()
+		for row in self.get("agent_mcp_server") or []:
+			if row.mcp_server in seen:
+				frappe.throw(
+					_("MCP Servers row {0}: {1} is already in the list. Remove one of the rows.").format(row.idx, frappe.bold(row.mcp_server)),
+					title=_("Duplicate MCP Server"),
+				)
+			seen.add(row.mcp_server)
+			row.server_url = None  # people who may only read the agent never see where its servers are
+			row.tool_count = enabled_tool_count(row.mcp_server)
 
 
 def stop_triggers(agent: str, reason: str, unlink: bool = False) -> None:

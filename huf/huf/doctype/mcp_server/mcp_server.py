@@ -1,13 +1,24 @@
 # Copyright (c) 2027, Huf contributors
 # For license information, please see license.txt
 
+import json
+
+import frappe
+from frappe import _
 from frappe.model.document import Document
+from frappe.utils import now_datetime
+
+from huf.ai import mcp_client
+from huf.ai.engine.mcp import MCPError, check_server, list_tools, test_connection
+from huf.ai.outbound import check_address
+
+STDIO_ROLE = "Huf Manager"
 
 
 class MCPServer(Document):
-	"""An external MCP server whose tools agents may use (data only for now: connecting,
-	testing and syncing come with the MCP client). Secrets are Password fields: read them with
-	``doc.get_password(fieldname)``, never send them to a model."""
+	"""An external MCP server whose tools agents may use. Secrets are Password fields: read them
+	with ``doc.get_password(fieldname)``, never send them to a model. Saving checks the settings
+	(no I/O but the address lookup, nothing started); Sync Tools and Test Connection connect."""
 
 	# begin: auto-generated types
 	# This code is auto-generated. Do not modify anything in this block.
@@ -62,4 +73,93 @@ class MCPServer(Document):
 
 	# end: auto-generated types
 
-	pass
+	def validate(self):
+		if self.transport_type == "stdio" and self._stdio_changed() and STDIO_ROLE not in frappe.get_roles():
+			frappe.throw(
+				_("Only a Huf Manager can add or change an MCP server that starts a program on this server (stdio)."),
+				frappe.PermissionError,
+				title=_("Not Allowed"),
+			)
+		try:
+			check_server(mcp_client.server_config(self, decrypt=False), mcp_client.policy())
+		except MCPError as error:
+			frappe.throw(str(error), title=_("Check the MCP Server"))
+		if self.transport_type != "stdio" and (self.is_new() or self.has_value_changed("server_url")):
+			check_address(self.server_url.strip(), _("The Server URL of MCP server {0}").format(frappe.bold(self.server_name)), _("MCP requests and the server's credentials"))
+		if self.auto_sync_interval is not None and self.auto_sync_interval < 1 and self.enable_auto_sync:
+			frappe.throw(_("Sync Interval (Hours) must be at least 1, e.g. 24."), title=_("Invalid Sync Interval"))
+
+	def on_update(self):
+		self.update_agent_counts()
+
+	def _stdio_changed(self) -> bool:
+		before = self.get_doc_before_save()
+		if before is None or before.transport_type != "stdio":
+			return True
+		fields = ("command", "command_args")
+		rows = lambda doc: [(r.variable_name, r.variable_value) for r in doc.environment]  # noqa: E731
+		return any(before.get(f) != self.get(f) for f in fields) or rows(before) != rows(self)
+
+	def sync_tools(self) -> dict:
+		"""Fetch the server's tools into the Tools table: a row keeps its Enabled and Requires
+		Approval across syncs; a new tool the server marks destructive starts as Requires Approval;
+		a tool the server no longer lists is disabled (and said to be missing)."""
+		try:
+			specs = list_tools(mcp_client.server_config(self), mcp_client.policy())
+		except MCPError as error:
+			frappe.throw(str(error), title=_("Sync Tools failed"))
+		old = {row.tool_name: row for row in self.tools}
+		listed = {spec.tool for spec in specs}
+		added, removed = [s.tool for s in specs if s.tool not in old], [n for n, r in old.items() if n not in listed and r.enabled]
+		rows = []
+		for spec in specs:
+			row = old.get(spec.tool)
+			rows.append(
+				{
+					"tool_name": spec.tool,
+					"namespaced_name": spec.name,
+					"description": spec.description,
+					"parameters": json.dumps(spec.input_schema),
+					"enabled": row.enabled if row else 1,
+					"requires_approval": row.requires_approval if row else int(bool(spec.destructive)),
+				}
+			)
+		for name, row in old.items():
+			if name not in listed:
+				gone = _("[No longer offered by the server at the last sync] ")
+				description = row.description if (row.description or "").startswith(gone) else gone + (row.description or "")
+				rows.append({**{f: row.get(f) for f in ("tool_name", "namespaced_name", "parameters", "requires_approval")}, "enabled": 0, "description": description})
+		self.set("tools", rows)
+		self.available_tools = json.dumps([spec.to_dict() for spec in specs], indent=1)
+		self.last_sync = now_datetime()
+		self.save()
+		return {
+			"tool_count": len(specs),
+			"added": added,
+			"removed": removed,
+			"last_sync": str(self.last_sync),
+			"tools": [
+				{f: row.get(f) for f in ("tool_name", "namespaced_name", "description", "enabled", "requires_approval")} for row in self.tools
+			],
+		}
+
+	def test_connection(self) -> dict:
+		report = test_connection(mcp_client.server_config(self), mcp_client.policy())
+		return {
+			"ok": report.ok,
+			"server_name": report.server_name,
+			"server_version": report.server_version,
+			"protocol_version": report.protocol_version,
+			"tool_count": report.tool_count,
+			"error": report.error,
+			"error_kind": report.error_kind,
+		}
+
+	def update_agent_counts(self):
+		"""Agent MCP Server rows show how many tools of this server an agent gets."""
+		count = mcp_client.enabled_tool_count(self.name) if self.enabled else 0
+		parents = frappe.get_all("Agent MCP Server", filters={"mcp_server": self.name, "parenttype": "Agent"}, pluck="parent")
+		if parents:
+			frappe.db.set_value("Agent MCP Server", {"mcp_server": self.name, "parenttype": "Agent"}, "tool_count", count, update_modified=False)
+			for parent in set(parents):
+				frappe.clear_document_cache("Agent", parent)

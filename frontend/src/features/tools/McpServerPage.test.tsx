@@ -1,0 +1,104 @@
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { cleanup, render, screen } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { MemoryRouter, Route, Routes } from "react-router";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import McpServerPage from "./McpServerPage";
+
+const calls: { method: string; args: Record<string, unknown> }[] = [];
+const saved: Record<string, unknown>[] = [];
+let doc: Record<string, unknown> = {};
+const replies: Record<string, unknown> = {};
+
+vi.mock("../../lib/api", async (original) => ({
+	...(await original<typeof import("../../lib/api")>()),
+	call: vi.fn(async (method: string, args: Record<string, unknown> = {}) => {
+		calls.push({ method, args });
+		return replies[method];
+	}),
+	getDoc: vi.fn(async () => doc),
+	saveDoc: vi.fn(async (_doctype: string, sent: Record<string, unknown>) => {
+		saved.push(sent);
+		return { ...sent, name: sent.server_name };
+	}),
+}));
+
+afterEach(() => {
+	cleanup();
+	calls.length = 0;
+	saved.length = 0;
+});
+
+const tool = (tool_name: string, enabled: 0 | 1, requires_approval: 0 | 1) => ({ name: `row-${tool_name}`, tool_name, enabled, requires_approval, namespaced_name: `docs__${tool_name}`, description: `${tool_name} things` });
+
+function renderPage(name: string) {
+	const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+	render(
+		<QueryClientProvider client={client}>
+			<MemoryRouter initialEntries={[`/tools/servers/${name}`]}>
+				<Routes>
+					<Route path="/tools/servers/:name" element={<McpServerPage />} />
+				</Routes>
+			</MemoryRouter>
+		</QueryClientProvider>,
+	);
+}
+
+describe("McpServerPage", () => {
+	it("checks a new server's address and sign-in before saving, and never sends a key for a program", async () => {
+		const user = userEvent.setup();
+		renderPage("new");
+		await user.type(screen.getByLabelText("Name"), "docs");
+		await user.type(screen.getByLabelText("Address"), "mcp.example.com");
+		await user.selectOptions(screen.getByLabelText("How Huf signs in"), "bearer_token");
+		await user.click(screen.getByRole("button", { name: "Save" }));
+		expect(screen.getByText(/starting with https:\/\//)).toBeTruthy();
+		expect(screen.getByText("Enter the key or token the server gave you.")).toBeTruthy();
+		expect(saved).toHaveLength(0);
+		await user.type(screen.getByLabelText("Key or token"), "tok");
+		await user.selectOptions(screen.getByLabelText("How Huf reaches it"), "stdio");
+		await user.type(screen.getByLabelText("Program"), "/usr/local/bin/docs-mcp");
+		await user.click(screen.getByRole("button", { name: "Save" }));
+		expect(saved[0]).toMatchObject({ server_name: "docs", transport_type: "stdio", command: "/usr/local/bin/docs-mcp", server_url: "", auth_type: "none", auth_header_value: "" });
+	});
+
+	it("tests the connection, syncs tools, and saves which tools are on and which ask first", async () => {
+		const user = userEvent.setup();
+		doc = { name: "docs", server_name: "docs", transport_type: "http", server_url: "http://127.0.0.1:9/mcp", auth_type: "bearer_token", auth_header_value: "*****", enabled: 1, timeout_seconds: 30, tools: [tool("search", 1, 0)], modified: "1" };
+		replies["huf.ai.mcp_client.test_mcp_connection"] = { ok: true, server_name: "Docs server", server_version: "1.2", tool_count: 2, error: null };
+		replies["huf.ai.mcp_client.sync_mcp_server_tools"] = { tool_count: 2, added: ["delete_page"], removed: [] };
+		renderPage("docs");
+		expect(((await screen.findByLabelText("Key or token")) as HTMLInputElement).value).toBe("");
+		await user.click(screen.getByRole("button", { name: /Test connection/ }));
+		expect(await screen.findByText("Connected to Docs server 1.2, which offers 2 tools.")).toBeTruthy();
+		doc = { ...doc, tools: [tool("search", 1, 0), tool("delete_page", 1, 1)], last_sync: "2026-01-01 10:00:00", modified: "2" };
+		await user.click(screen.getByRole("button", { name: /Sync tools/ }));
+		expect(await screen.findByText("The server offers 2 tools. New: delete_page.")).toBeTruthy();
+		expect(((await screen.findByLabelText("Ask before running delete_page")) as HTMLInputElement).checked).toBe(true);
+		await user.click(screen.getByLabelText("Use search"));
+		await user.click(screen.getByRole("button", { name: "Save" }));
+		const sent = saved[0] as { tools: { tool_name: string; enabled: number; requires_approval: number }[]; auth_header_value: string };
+		expect(sent.tools.map(({ tool_name, enabled, requires_approval }) => [tool_name, enabled, requires_approval])).toEqual([["search", 0, 0], ["delete_page", 1, 1]]);
+		expect(sent.auth_header_value).toBe("*****");
+	});
+
+	it("shows why a connection failed in words", async () => {
+		const user = userEvent.setup();
+		doc = { name: "docs", server_name: "docs", transport_type: "http", server_url: "https://nowhere.invalid/mcp", auth_type: "none", enabled: 1, timeout_seconds: 30, tools: [], modified: "1" };
+		replies["huf.ai.mcp_client.test_mcp_connection"] = { ok: false, server_name: null, server_version: null, tool_count: null, error: "The server's name nowhere.invalid could not be found (DNS)." };
+		renderPage("docs");
+		await user.click(await screen.findByRole("button", { name: /Test connection/ }));
+		expect((await screen.findByRole("alert")).textContent).toMatch(/could not be found \(DNS\)/);
+	});
+
+	it("opens the service's sign-in page for an OAuth server", async () => {
+		const user = userEvent.setup();
+		const open = vi.spyOn(window, "open").mockImplementation(() => null);
+		doc = { name: "docs", server_name: "docs", transport_type: "http", server_url: "https://mcp.example.com/mcp", auth_type: "oauth", oauth_status: "Not Connected", enabled: 1, timeout_seconds: 30, tools: [], modified: "1" };
+		replies["huf.ai.mcp_oauth.begin_mcp_sign_in"] = { authorization_url: "https://auth.example.com/authorize?x=1" };
+		renderPage("docs");
+		await user.click(await screen.findByRole("button", { name: "Sign in" }));
+		expect(calls.at(-1)).toEqual({ method: "huf.ai.mcp_oauth.begin_mcp_sign_in", args: { server_name: "docs" } });
+		expect(open).toHaveBeenCalledWith("https://auth.example.com/authorize?x=1", "_blank", "noopener");
+	});
+});

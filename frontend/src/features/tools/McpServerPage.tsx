@@ -1,0 +1,239 @@
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { LogIn, PlugZap, RefreshCw } from "lucide-react";
+import { useMemo, useState } from "react";
+import { useNavigate, useParams } from "react-router";
+import { Button } from "../../components/ui/button";
+import { Checkbox, Field, Input, Select, Textarea } from "../../components/ui/field";
+import { Section } from "../../components/ui/section";
+import { ErrorNote, Loading, StatusBadge } from "../../components/ui/status";
+import { ApiError, getDoc, saveDoc } from "../../lib/api";
+import { CONNECTIONS, emptyServer, serverFieldOfServerError, serverFromDoc, serverToDoc, SIGN_INS, startSignIn, syncSummary, syncTools, testConnection, validateServer, type McpDraft, type McpErrors, type ServerTool } from "./mcp";
+import { SecretInput } from "./SecretInput";
+import { SecretRows } from "./RowsEditors";
+
+export default function McpServerPage() {
+	const { name = "new" } = useParams();
+	const isNew = name === "new";
+	// What the last sync found, and that a save went through, outlive the form, which starts afresh from the saved document.
+	const [synced, setSynced] = useState<string>();
+	const [saved, setSaved] = useState(false);
+	const loaded = useQuery({ queryKey: ["mcp-server", name], queryFn: () => getDoc<Record<string, unknown>>("MCP Server", name), enabled: !isNew });
+	if (!isNew && loaded.isPending) return <Loading />;
+	if (loaded.error) return <div className="p-6"><ErrorNote error={loaded.error} /></div>;
+	const initial = isNew ? emptyServer() : serverFromDoc(loaded.data ?? {});
+	return <ServerForm key={`${name}:${initial.modified ?? ""}`} isNew={isNew} initial={initial} synced={synced} onSynced={setSynced} saved={saved} onSaved={setSaved} />;
+}
+
+type ServerFormProps = { isNew: boolean; initial: McpDraft; synced: string | undefined; onSynced: (summary: string) => void; saved: boolean; onSaved: (saved: boolean) => void };
+
+function ServerForm({ isNew, initial, synced, onSynced, saved, onSaved }: ServerFormProps) {
+	const navigate = useNavigate();
+	const queryClient = useQueryClient();
+	const [draft, setDraft] = useState(initial);
+	const [errors, setErrors] = useState<McpErrors>({});
+	const [formError, setFormError] = useState<string | null>(null);
+	const set = <K extends keyof McpDraft>(key: K, value: McpDraft[K]) => {
+		setDraft((current) => ({ ...current, [key]: value }));
+		setErrors(({ [key]: _, ...rest }) => rest);
+	};
+	const dirty = JSON.stringify(draft) !== JSON.stringify(initial);
+	const savedHeaders = useMemo(() => new Map(initial.custom_headers.map((row) => [row.name ?? "", row.value])), [initial]);
+	const reload = (doc: Record<string, unknown>) => {
+		queryClient.setQueryData(["mcp-server", String(doc.name)], doc);
+		return queryClient.invalidateQueries({ queryKey: ["mcp-servers"] });
+	};
+
+	const save = useMutation({
+		mutationFn: () => saveDoc<Record<string, unknown>>("MCP Server", serverToDoc(draft), isNew ? undefined : initial.server_name),
+		onSuccess: async (doc) => {
+			await reload(doc);
+			setFormError(null);
+			onSaved(true);
+			if (isNew) navigate(`/tools/servers/${encodeURIComponent(String(doc.name))}`, { replace: true });
+		},
+		onError: (error) => {
+			const field = error instanceof ApiError ? serverFieldOfServerError(error.title, error.kind, error.message) : null;
+			if (field) setErrors({ [field]: error.message });
+			else setFormError(error.message);
+		},
+	});
+	const submit = () => {
+		const found = validateServer(draft);
+		setErrors(found);
+		if (Object.keys(found).length) {
+			setFormError("Some fields need attention before the server can be saved.");
+			return;
+		}
+		save.mutate();
+	};
+
+	const web = draft.transport_type !== "stdio";
+	const keyed = ["api_key", "bearer_token", "custom_header"].includes(draft.auth_type);
+	return (
+		<div className="mx-auto grid max-w-3xl gap-4 p-4 md:p-6">
+			<form
+				noValidate
+				aria-label="Tool server settings"
+				className="grid gap-4"
+				onSubmit={(event) => {
+					event.preventDefault();
+					submit();
+				}}
+			>
+				<header className="flex flex-wrap items-center gap-3">
+					<h1 className="text-xl font-semibold">{isNew ? "Connect a tool server" : initial.server_name}</h1>
+					{dirty ? <span className="text-xs text-amber-700">Unsaved changes</span> : null}
+					<Button type="submit" className="ml-auto" disabled={save.isPending}>
+						{save.isPending ? "Saving…" : "Save"}
+					</Button>
+				</header>
+				<p className="text-sm text-slate-600">A tool server (an MCP server) offers ready-made tools, e.g. for GitHub or a mailbox. Once connected, you choose which of its tools agents may use.</p>
+				{formError ? <ErrorNote error={formError} /> : null}
+				{saved && !dirty ? <p role="status" className="text-sm text-green-700">Saved.</p> : null}
+
+				<Section title="About">
+					<Field label="Name" error={errors.server_name} hint={isNew ? "Short, e.g. github. Its tools are named after it." : "The name can't be changed after the server is added."}>
+						{(props) => <Input value={draft.server_name} disabled={!isNew} onChange={(e) => set("server_name", e.target.value)} {...props} />}
+					</Field>
+					<Field label="Description">
+						{(props) => <Textarea rows={2} value={draft.description} onChange={(e) => set("description", e.target.value)} {...props} />}
+					</Field>
+					<Checkbox label="Switched on (agents may use its tools)" checked={Boolean(draft.enabled)} onChange={(e) => set("enabled", e.target.checked ? 1 : 0)} />
+				</Section>
+
+				<Section title="Connection">
+					<Field label="How Huf reaches it" error={errors.transport_type}>
+						{(props) => (
+							<Select value={draft.transport_type} onChange={(e) => set("transport_type", e.target.value as McpDraft["transport_type"])} {...props}>
+								{CONNECTIONS.map((c) => (
+									<option key={c.value} value={c.value}>{c.label}</option>
+								))}
+							</Select>
+						)}
+					</Field>
+					{web ? (
+						<Field label="Address" error={errors.server_url} hint="The server's address, e.g. https://mcp.example.com/mcp.">
+							{(props) => <Input value={draft.server_url} placeholder="https://" onChange={(e) => set("server_url", e.target.value)} {...props} />}
+						</Field>
+					) : (
+						<>
+							<Field label="Program" error={errors.command} hint="The program's full path. An administrator must allow it in the site's settings first.">
+								{(props) => <Input className="font-mono" value={draft.command} onChange={(e) => set("command", e.target.value)} {...props} />}
+							</Field>
+							<Field label="Program arguments" hint="One per line.">
+								{(props) => <Textarea rows={2} className="font-mono" value={draft.command_args} onChange={(e) => set("command_args", e.target.value)} {...props} />}
+							</Field>
+						</>
+					)}
+					<Field label="Time limit (seconds)" error={errors.timeout_seconds} hint="How long to wait for the server on each call.">
+						{(props) => <Input type="number" min={1} value={Number.isNaN(draft.timeout_seconds) ? "" : String(draft.timeout_seconds)} onChange={(e) => set("timeout_seconds", e.target.value === "" ? Number.NaN : Number(e.target.value))} {...props} />}
+					</Field>
+				</Section>
+
+				{web ? (
+					<Section title="Sign-in">
+						<Field label="How Huf signs in">
+							{(props) => (
+								<Select value={draft.auth_type} onChange={(e) => set("auth_type", e.target.value as McpDraft["auth_type"])} {...props}>
+									{SIGN_INS.map((s) => (
+										<option key={s.value} value={s.value}>{s.label}</option>
+									))}
+								</Select>
+							)}
+						</Field>
+						{draft.auth_type === "api_key" || draft.auth_type === "custom_header" ? (
+							<Field label="Header name" error={errors.auth_header_name} hint={draft.auth_type === "api_key" ? "Optional; X-API-Key when empty." : "e.g. X-Api-Key"}>
+								{(props) => <Input value={draft.auth_header_name} onChange={(e) => set("auth_header_name", e.target.value)} {...props} />}
+							</Field>
+						) : null}
+						{keyed ? (
+							<Field label="Key or token" error={errors.auth_header_value} hint="Stored encrypted; never shown again after saving.">
+								{(props) => <SecretInput value={draft.auth_header_value} saved={initial.auth_header_value} onChange={(value) => set("auth_header_value", value)} {...props} />}
+							</Field>
+						) : null}
+						{draft.auth_type === "oauth" ? <SignIn server={isNew ? null : initial.server_name} status={initial.oauth_status} dirty={dirty} /> : null}
+						<SecretRows label="Extra headers" rows={draft.custom_headers} saved={savedHeaders} error={errors.custom_headers} disabled={false} onChange={(rows) => set("custom_headers", rows)} />
+					</Section>
+				) : null}
+
+				{!isNew ? <ServerTools server={initial.server_name} tools={draft.tools} lastSync={initial.last_sync} dirty={dirty} synced={synced} onChange={(tools) => set("tools", tools)} onSynced={async (summary, doc) => {
+						onSynced(summary);
+						await reload(doc);
+					}} /> : null}
+			</form>
+		</div>
+	);
+}
+
+function SignIn({ server, status, dirty }: { server: string | null; status: string; dirty: boolean }) {
+	const start = useMutation({ mutationFn: () => startSignIn(server ?? ""), onSuccess: ({ authorization_url }) => window.open(authorization_url, "_blank", "noopener") });
+	return (
+		<div className="grid gap-2">
+			<p className="text-sm">
+				Signed in: <StatusBadge status={status === "Connected" ? "Ready" : status === "Failed" ? "Failed" : "Not signed in"} />
+			</p>
+			<Button variant="outline" className="justify-self-start" disabled={!server || dirty || start.isPending} onClick={() => start.mutate()}>
+				<LogIn className="h-4 w-4" aria-hidden /> Sign in
+			</Button>
+			<p className="text-xs text-slate-500">{!server || dirty ? "Save first, then sign in." : "Opens the service's sign-in page in a new tab. Come back and test the connection when done."}</p>
+			{start.isError ? <ErrorNote error={start.error} /> : null}
+		</div>
+	);
+}
+
+type ServerToolsProps = { server: string; tools: ServerTool[]; lastSync: string; dirty: boolean; synced: string | undefined; onChange: (tools: ServerTool[]) => void; onSynced: (summary: string, doc: Record<string, unknown>) => Promise<unknown> };
+
+/** Test connection, fetch the server's tools, and choose which are on and which ask first. */
+function ServerTools({ server, tools, lastSync, dirty, synced, onChange, onSynced }: ServerToolsProps) {
+	const test = useMutation({ mutationFn: () => testConnection(server) });
+	const sync = useMutation({
+		mutationFn: async () => {
+			const summary = syncSummary(await syncTools(server));
+			await onSynced(summary, await getDoc<Record<string, unknown>>("MCP Server", server));
+		},
+	});
+	const change = (index: number, patch: Partial<ServerTool>) => onChange(tools.map((tool, i) => (i === index ? { ...tool, ...patch } : tool)));
+	const report = test.data;
+	return (
+		<Section title="Tools from this server">
+			<div className="flex flex-wrap gap-2">
+				<Button variant="outline" disabled={dirty || test.isPending} onClick={() => test.mutate()}>
+					<PlugZap className="h-4 w-4" aria-hidden /> {test.isPending ? "Testing…" : "Test connection"}
+				</Button>
+				<Button variant="outline" disabled={dirty || sync.isPending} onClick={() => sync.mutate()}>
+					<RefreshCw className="h-4 w-4" aria-hidden /> {sync.isPending ? "Fetching tools…" : "Sync tools"}
+				</Button>
+			</div>
+			{dirty ? <p className="text-xs text-amber-700">Save your changes first; testing and syncing use the saved settings.</p> : null}
+			<div aria-live="polite" className="grid gap-2">
+				{report?.ok ? (
+					<p role="status" className="text-sm text-green-700">
+						Connected to {report.server_name || server}
+						{report.server_version ? ` ${report.server_version}` : ""}
+						{report.tool_count !== null ? `, which offers ${report.tool_count} tool${report.tool_count === 1 ? "" : "s"}` : ""}.
+					</p>
+				) : null}
+				{report && !report.ok ? <ErrorNote error={report.error || "The connection failed."} /> : null}
+				{test.isError ? <ErrorNote error={test.error} /> : null}
+				{synced ? <p role="status" className="text-sm text-green-700">{synced}</p> : null}
+				{sync.isError ? <ErrorNote error={sync.error} /> : null}
+			</div>
+			<p className="text-xs text-slate-500">{lastSync ? `Last fetched ${new Date(lastSync.replace(" ", "T")).toLocaleString()}.` : "Not fetched yet: use Sync tools."}</p>
+			{tools.length ? (
+				<ul className="divide-y divide-slate-200 rounded-md border border-slate-200" aria-label="Server tools">
+					{tools.map((tool, index) => (
+						<li key={tool.name ?? tool.tool_name} className="grid gap-1 p-3 sm:grid-cols-[1fr_auto_auto] sm:items-start sm:gap-4">
+							<div className="min-w-0">
+								<p className="text-sm font-medium">{tool.tool_name}</p>
+								<p className="text-xs text-slate-600">{tool.description}</p>
+							</div>
+							<Checkbox label="On" aria-label={`Use ${tool.tool_name}`} checked={Boolean(tool.enabled)} onChange={(e) => change(index, { enabled: e.target.checked ? 1 : 0 })} />
+							<Checkbox label="Ask before running" aria-label={`Ask before running ${tool.tool_name}`} checked={Boolean(tool.requires_approval)} onChange={(e) => change(index, { requires_approval: e.target.checked ? 1 : 0 })} />
+						</li>
+					))}
+				</ul>
+			) : null}
+			{tools.length ? <p className="text-xs text-slate-500">Changes to these switches are kept when you save.</p> : null}
+		</Section>
+	);
+}

@@ -1,0 +1,141 @@
+// MCP servers ("connected tool servers" to people): the form's rules, mirroring the MCP Server
+// DocType, and the site's methods for testing, syncing and signing in.
+import { call } from "../../lib/api";
+import type { SecretRow } from "./RowsEditors";
+
+export type ServerTool = { name?: string; tool_name: string; enabled: 0 | 1; requires_approval: 0 | 1; namespaced_name: string; description: string; [field: string]: unknown };
+
+export type McpDraft = {
+	server_name: string;
+	description: string;
+	enabled: 0 | 1;
+	transport_type: "http" | "sse" | "stdio";
+	server_url: string;
+	command: string;
+	command_args: string;
+	auth_type: "none" | "api_key" | "bearer_token" | "custom_header" | "oauth";
+	auth_header_name: string;
+	auth_header_value: string;
+	custom_headers: SecretRow[];
+	timeout_seconds: number;
+	tools: ServerTool[];
+	oauth_status: string;
+	last_sync: string;
+	modified?: string;
+};
+
+export type McpErrors = Partial<Record<keyof McpDraft, string>>;
+
+export const CONNECTIONS: { value: McpDraft["transport_type"]; label: string }[] = [
+	{ value: "http", label: "Over the web (streaming HTTP)" },
+	{ value: "sse", label: "Over the web (server-sent events)" },
+	{ value: "stdio", label: "A program on this server" },
+];
+
+export const SIGN_INS: { value: McpDraft["auth_type"]; label: string }[] = [
+	{ value: "none", label: "No sign-in" },
+	{ value: "api_key", label: "An API key" },
+	{ value: "bearer_token", label: "A bearer token" },
+	{ value: "custom_header", label: "A key in a header I name" },
+	{ value: "oauth", label: "Sign in with the service (OAuth)" },
+];
+
+export function emptyServer(): McpDraft {
+	return { server_name: "", description: "", enabled: 1, transport_type: "http", server_url: "", command: "", command_args: "", auth_type: "none", auth_header_name: "", auth_header_value: "", custom_headers: [], timeout_seconds: 30, tools: [], oauth_status: "Not Connected", last_sync: "" };
+}
+
+const text = (value: unknown) => (typeof value === "string" ? value : "");
+
+export function serverFromDoc(doc: Record<string, unknown>): McpDraft {
+	const empty = emptyServer();
+	const rows = (key: string) => ((doc[key] as Record<string, unknown>[] | undefined) ?? []);
+	return {
+		server_name: text(doc.server_name),
+		description: text(doc.description),
+		enabled: doc.enabled ? 1 : 0,
+		transport_type: (text(doc.transport_type) || empty.transport_type) as McpDraft["transport_type"],
+		server_url: text(doc.server_url),
+		command: text(doc.command),
+		command_args: text(doc.command_args),
+		auth_type: (text(doc.auth_type) || empty.auth_type) as McpDraft["auth_type"],
+		auth_header_name: text(doc.auth_header_name),
+		auth_header_value: text(doc.auth_header_value),
+		custom_headers: rows("custom_headers").map((row) => ({ name: text(row.name), key: text(row.header_name), value: text(row.header_value) })),
+		timeout_seconds: typeof doc.timeout_seconds === "number" ? doc.timeout_seconds : empty.timeout_seconds,
+		tools: rows("tools").map((row) => ({ ...row, tool_name: text(row.tool_name), enabled: row.enabled ? 1 : 0, requires_approval: row.requires_approval ? 1 : 0, namespaced_name: text(row.namespaced_name), description: text(row.description) })),
+		oauth_status: text(doc.oauth_status) || empty.oauth_status,
+		last_sync: text(doc.last_sync),
+		modified: text(doc.modified),
+	};
+}
+
+/** What is saved. Tool rows go back whole (only their on/ask switches change here). */
+export function serverToDoc(draft: McpDraft): Record<string, unknown> {
+	const web = draft.transport_type !== "stdio";
+	const keyed = ["api_key", "bearer_token", "custom_header"].includes(draft.auth_type);
+	const { oauth_status: _status, last_sync: _sync, modified, ...fields } = draft;
+	return {
+		...fields,
+		server_name: draft.server_name.trim(),
+		server_url: web ? draft.server_url.trim() : "",
+		command: web ? "" : draft.command.trim(),
+		command_args: web ? "" : draft.command_args,
+		auth_type: web ? draft.auth_type : "none",
+		auth_header_name: ["api_key", "custom_header"].includes(draft.auth_type) ? draft.auth_header_name.trim() : "",
+		auth_header_value: web && keyed ? draft.auth_header_value : "",
+		custom_headers: draft.custom_headers.map((row) => ({ ...(row.name ? { name: row.name } : {}), header_name: row.key.trim(), header_value: row.value })),
+		...(modified ? { modified } : {}),
+	};
+}
+
+const NAME_PATTERN = /^[^<>%/\\#?]+$/;
+
+export function validateServer(draft: McpDraft): McpErrors {
+	const errors: McpErrors = {};
+	const name = draft.server_name.trim();
+	if (!name) errors.server_name = "Give the server a name, e.g. github.";
+	else if (!NAME_PATTERN.test(name)) errors.server_name = "A name can't contain < > % / \\ # or ?.";
+	if (draft.transport_type === "stdio") {
+		if (!draft.command.trim().startsWith("/")) errors.command = "Enter the program's full path, starting with /, e.g. /usr/local/bin/mcp-server.";
+	} else if (!/^https?:\/\/[^\s/]+/i.test(draft.server_url.trim())) errors.server_url = "Enter the server's address, starting with https://, e.g. https://mcp.example.com/mcp.";
+	if (draft.auth_type === "custom_header" && !draft.auth_header_name.trim()) errors.auth_header_name = "Name the header the key goes in, e.g. X-Api-Key.";
+	if (["api_key", "bearer_token", "custom_header"].includes(draft.auth_type) && !draft.auth_header_value) errors.auth_header_value = "Enter the key or token the server gave you.";
+	if (!(Number.isInteger(draft.timeout_seconds) && draft.timeout_seconds > 0)) errors.timeout_seconds = "Use a whole number of seconds above 0.";
+	const keys = draft.custom_headers.map((row) => row.key.trim().toLowerCase());
+	if (keys.some((key) => !key)) errors.custom_headers = "Name every header, or remove the empty row.";
+	else if (new Set(keys).size !== keys.length) errors.custom_headers = "A header is listed twice.";
+	return errors;
+}
+
+// The server's refusals: a save-time check names the field in its message ("Check the MCP Server").
+export function serverFieldOfServerError(title: string, excType: string, message: string): keyof McpDraft | null {
+	if (excType === "DuplicateEntryError") return "server_name";
+	if (title === "Server Not Found" || title === "Address Not Allowed" || title === "Invalid URL") return "server_url";
+	if (title === "Not Allowed") return "transport_type";
+	if (title !== "Check the MCP Server") return null;
+	const said = message.toLowerCase();
+	if (said.includes("server url")) return "server_url";
+	if (said.includes("command")) return "command";
+	if (said.includes("timeout")) return "timeout_seconds";
+	if (said.includes("custom header") || said.includes("needs a value")) return said.includes("custom header needs") ? "auth_header_name" : "auth_header_value";
+	if (said.includes("header name")) return "custom_headers";
+	return null;
+}
+
+const MCP = "huf.ai.mcp_client";
+
+/** Test connection: the server's own name and version and how many tools it offers, or the error in words. */
+export type ConnectionReport = { ok: boolean; server_name: string | null; server_version: string | null; tool_count: number | null; error: string | null };
+/** Sync tools: how many the server offers, and which tools are new or gone since the last sync. */
+export type SyncReport = { tool_count: number; added: string[]; removed: string[] };
+
+export const testConnection = (server: string) => call<ConnectionReport>(`${MCP}.test_mcp_connection`, { server_name: server }, true);
+export const syncTools = (server: string) => call<SyncReport>(`${MCP}.sync_mcp_server_tools`, { server_name: server }, true);
+export const startSignIn = (server: string) => call<{ authorization_url: string }>("huf.ai.mcp_oauth.begin_mcp_sign_in", { server_name: server }, true);
+
+export function syncSummary({ tool_count, added, removed }: SyncReport): string {
+	const parts = [`The server offers ${tool_count} tool${tool_count === 1 ? "" : "s"}.`];
+	if (added.length) parts.push(`New: ${added.join(", ")}.`);
+	if (removed.length) parts.push(`No longer offered, so switched off: ${removed.join(", ")}.`);
+	return parts.join(" ");
+}

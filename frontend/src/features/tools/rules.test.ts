@@ -1,0 +1,52 @@
+import { describe, expect, it } from "vitest";
+import { emptyTool, toolFieldOfServerError, toolFromDoc, toolToDoc, validateTool, type ToolDraft } from "./rules";
+
+const tool = (changes: Partial<ToolDraft> = {}): ToolDraft => ({ ...emptyTool(), tool_name: "get_order", description: "Reads an order.", reference_doctype: "Sales Order", ...changes });
+
+describe("tool rules", () => {
+	it("asks each kind for what it needs, as the server does", () => {
+		expect(validateTool(tool())).toEqual({});
+		expect(validateTool(tool({ reference_doctype: "" })).reference_doctype).toMatch(/kind of record/);
+		expect(validateTool(tool({ types: "Attach File to Document", reference_doctype: "" }))).toEqual({});
+		expect(validateTool(tool({ types: "Custom Function" })).function_path).toMatch(/function to call/);
+		expect(validateTool(tool({ types: "App Provided", function_path: "app.api.f" })).provider_app).toMatch(/app whose function/);
+		expect(validateTool(tool({ types: "Run Agent" })).agent).toMatch(/agent this tool asks/);
+		expect(validateTool(tool({ types: "GET" }))).toEqual({});
+		expect(validateTool(tool({ tool_name: "get order" })).tool_name).toMatch(/letters, digits/);
+		expect(validateTool(tool({ description: " " })).description).toBeDefined();
+	});
+
+	it("keeps headers to a base address, with valid and unique names", () => {
+		const header = { key: "Authorization", value: "Bearer x" };
+		expect(validateTool(tool({ types: "GET", http_headers: [header] })).http_headers).toMatch(/base address/);
+		const web = (changes: Partial<ToolDraft>) => validateTool(tool({ types: "POST", base_url: "https://api.example.com", ...changes }));
+		expect(web({ http_headers: [header] })).toEqual({});
+		expect(web({ http_headers: [header, { key: "authorization", value: "y" }] }).http_headers).toMatch(/listed twice/);
+		expect(web({ http_headers: [{ key: "Host", value: "x" }] }).http_headers).toMatch(/set by Huf/);
+		expect(web({ http_headers: [{ key: "Bad Name", value: "x" }] }).http_headers).toMatch(/not a valid header name/);
+		expect(web({ http_headers: [{ key: "X-Key", value: "" }] }).http_headers).toMatch(/enter the value/);
+		expect(web({ base_url: "api.example.com" }).base_url).toMatch(/https:\/\//);
+	});
+
+	it("refuses input names a model can't use", () => {
+		const param = { fieldname: "2nd", label: "", type: "string", required: 0 as const, description: "" };
+		expect(validateTool(tool({ parameters: [param] })).parameters).toMatch(/can't be an input name/);
+		expect(validateTool(tool({ parameters: [{ ...param, fieldname: "a" }, { ...param, fieldname: "a" }] })).parameters).toMatch(/twice/);
+	});
+
+	it("saves only the fields of the chosen kind and keeps a saved secret by sending its mask back", () => {
+		const loaded = toolFromDoc({ tool_name: "api", types: "GET", description: "d", base_url: "https://api.example.com", reference_doctype: "Sales Order", http_headers: [{ name: "h1", key: "X-Key", value: "*****" }], modified: "m" });
+		const doc = toolToDoc(loaded);
+		expect(doc.reference_doctype).toBe("");
+		expect(doc.http_headers).toEqual([{ name: "h1", key: "X-Key", value: "*****" }]);
+		expect(toolToDoc({ ...loaded, types: "Get Document" }).http_headers).toEqual([]);
+	});
+
+	it("puts the server's refusals next to their fields", () => {
+		expect(toolFieldOfServerError("Invalid Tool Name", "ValidationError")).toBe("tool_name");
+		expect(toolFieldOfServerError("Function Not Allowed", "FunctionNotAllowed")).toBe("function_path");
+		expect(toolFieldOfServerError("Address Not Allowed", "ValidationError")).toBe("base_url");
+		expect(toolFieldOfServerError("", "DuplicateEntryError")).toBe("tool_name");
+		expect(toolFieldOfServerError("Something else", "")).toBeNull();
+	});
+});

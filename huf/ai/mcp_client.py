@@ -1,0 +1,196 @@
+"""MCP servers on the site: the engine's MCP client (``huf/ai/engine/mcp``) fed from MCP Server rows.
+
+- ``server_config(doc)``: an MCP Server row as the engine's ServerConfig (secrets decrypted only
+  when asked); ``policy()``: the site's allow-lists (``huf_allowed_hosts``, ``huf_mcp_stdio_commands``).
+- ``create_mcp_tools(agent)``: the enabled tools of the agent's enabled servers, one MCPPool per run
+  (the run closes it, see ``agents.PreparedRun.close``).
+- The whitelisted methods the Desk form and the web app call. Sync and test are for managers;
+  ``get_agent_mcp_servers`` gives whoever may read the agent names and tool counts only.
+- ``auto_sync``: the minute job's part (one query when nothing is due).
+
+OAuth (``MCPTokenStore``, sign-in and the ``/mcp-oauth-callback`` page) is in ``mcp_oauth.py``.
+"""
+
+from __future__ import annotations
+
+import shlex
+
+import frappe
+from frappe import _
+from frappe.utils import cint, now_datetime
+
+from huf.ai.engine.mcp import Auth, MCPPool, OAuthSettings, Policy, ServerConfig, ToolSpec
+from huf.ai.engine.tools import Tool
+from huf.ai.outbound import allowed_hosts
+from huf.permissions import can_run_agent, is_manager
+
+FAILED_SYNC = "huf:mcp_sync_failed:"  # + server: an auto-sync failed; wait an interval before the next try
+
+
+def policy() -> Policy:
+	return Policy(allowed_hosts=allowed_hosts(), stdio_commands=frozenset(frappe.conf.get("huf_mcp_stdio_commands") or ()))
+
+
+def server_config(doc, decrypt: bool = True) -> ServerConfig:
+	"""``doc`` (an MCP Server) as the engine takes it. With ``decrypt=False`` secret values are the
+	form's own (masked when unchanged): enough for the save-time check, never sent anywhere."""
+	from huf.ai.mcp_oauth import MCPTokenStore, redirect_uri
+
+	def secret(row, fieldname: str) -> str:
+		value = row.get(fieldname) or ""
+		if decrypt and value and not doc.is_new():
+			return row.get_password(fieldname, raise_exception=False) or ""
+		return value
+
+	kind = doc.auth_type or "none"
+	oauth = OAuthSettings(redirect_uri=redirect_uri(doc), scope=doc.oauth_scope or None) if kind == "oauth" else None
+	return ServerConfig(
+		name=doc.name or doc.server_name,
+		transport=doc.transport_type or "http",
+		url=(doc.server_url or "").strip(),
+		namespace=doc.tool_namespace or doc.server_name or doc.name,
+		auth=Auth(kind=kind, header_name=doc.auth_header_name or "", value=secret(doc, "auth_header_value"), oauth=oauth),
+		headers=tuple((row.header_name, secret(row, "header_value")) for row in doc.custom_headers or []),
+		timeout=float(cint(doc.timeout_seconds) or 30),
+		command=(doc.command or "").strip(),
+		args=tuple(shlex.split(doc.command_args or "")),
+		env=tuple((row.variable_name, secret(row, "variable_value")) for row in doc.environment or []),
+		token_store=MCPTokenStore(doc.name) if kind == "oauth" else None,
+	)
+
+
+def enabled_specs(doc) -> list[ToolSpec]:
+	"""The server's enabled tool rows as ToolSpecs (the names and schemas of the last sync)."""
+	return [
+		ToolSpec(
+			name=row.namespaced_name,
+			tool=row.tool_name,
+			description=row.description or "",
+			input_schema=frappe.parse_json(row.parameters) if row.parameters else {"type": "object", "properties": {}},
+		)
+		for row in doc.tools or []
+		if row.enabled and row.namespaced_name
+	]
+
+
+def create_mcp_tools(agent) -> tuple[list[Tool], MCPPool | None]:
+	"""The tools of ``agent``'s enabled MCP servers and the pool that serves them for one run
+	(nothing connects until the model calls a tool). They act with the server's credentials, which
+	only managers set; the run's user was checked when the run was queued (may use the agent)."""
+	rows = [row for row in agent.get("agent_mcp_server") or [] if row.enabled]
+	if not rows:
+		return [], None
+	pool = MCPPool(policy())
+	tools: list[Tool] = []
+	for row in rows:
+		doc = frappe.get_doc("MCP Server", row.mcp_server)
+		if not doc.enabled:
+			continue
+		specs = enabled_specs(doc)
+		for spec, tool in zip(specs, pool.tools(server_config(doc), specs), strict=True):
+			tool.origin = {"is_mcp_tool": 1, "mcp_server": doc.name, "mcp_tool": spec.tool}
+			tools.append(tool)
+	return tools, pool
+
+
+def _manager_doc(server_name: str):
+	"""The MCP Server, when the caller is a manager who may change it."""
+	if not is_manager():
+		frappe.throw(_("Only a Huf Manager can test or sync MCP servers."), frappe.PermissionError)
+	if not frappe.db.exists("MCP Server", server_name or ""):
+		frappe.throw(_("There is no MCP server named {0}.").format(frappe.bold(server_name or "")), frappe.DoesNotExistError)
+	doc = frappe.get_doc("MCP Server", server_name)
+	doc.check_permission("write")
+	return doc
+
+
+@frappe.whitelist(methods=["POST"])
+def sync_mcp_server_tools(server_name: str) -> dict:
+	"""Fetch the server's tools into its Tools table. Returns ``{"tool_count", "added", "removed",
+	"last_sync", "tools": [{tool_name, namespaced_name, description, enabled, requires_approval}]}``;
+	a server that cannot be reached is an error message (HTTP 417) and nothing is changed."""
+	return _manager_doc(server_name).sync_tools()
+
+
+@frappe.whitelist(methods=["POST"])
+def test_mcp_connection(server_name: str) -> dict:
+	"""``{"ok", "server_name", "server_version", "protocol_version", "tool_count", "error",
+	"error_kind"}``: what the server says it is, or the error in words (never raises for it)."""
+	return _manager_doc(server_name).test_connection()
+
+
+@frappe.whitelist()
+def get_agent_mcp_servers(agent_name: str) -> list[dict]:
+	"""The MCP servers bound to the agent: ``[{mcp_server, enabled, server_enabled, tool_count}]``
+	for whoever may use the agent; managers also get ``description, transport_type, server_url,
+	auth_type, oauth_status, last_sync``. Never a secret."""
+	if not frappe.db.exists("Agent", agent_name or ""):
+		frappe.throw(_("There is no agent named {0}.").format(frappe.bold(agent_name or "")), frappe.DoesNotExistError)
+	agent = frappe.get_doc("Agent", agent_name)
+	if not can_run_agent(agent) or frappe.session.user == "Guest":
+		frappe.throw(_("You are not allowed to see this agent."), frappe.PermissionError)
+	manager = is_manager()
+	found = []
+	for row in agent.get("agent_mcp_server") or []:
+		server = _summary(row.mcp_server) if manager else {}
+		found.append(
+			{
+				"mcp_server": row.mcp_server,
+				"enabled": cint(row.enabled),
+				"server_enabled": cint(frappe.db.get_value("MCP Server", row.mcp_server, "enabled")),
+				"tool_count": enabled_tool_count(row.mcp_server),
+				**{key: value for key, value in server.items() if key not in ("name", "enabled", "tool_count")},
+			}
+		)
+	return found
+
+
+@frappe.whitelist()
+def get_available_mcp_servers(include_disabled: bool = False) -> list[dict]:
+	"""Managers: the enabled MCP servers (all with ``include_disabled``) as ``[{name, description,
+	enabled, transport_type, server_url, auth_type, oauth_status, last_sync, tool_count,
+	total_tools}]``; ``tool_count`` counts the enabled tools."""
+	if not is_manager():
+		frappe.throw(_("Only a Huf Manager can list MCP servers."), frappe.PermissionError)
+	filters = {} if cint(include_disabled) else {"enabled": 1}
+	names = frappe.get_list("MCP Server", filters=filters, pluck="name", order_by="name asc")
+	return [_summary(name) for name in names]
+
+
+def _summary(name: str) -> dict:
+	fields = ["name", "description", "enabled", "transport_type", "server_url", "auth_type", "oauth_status", "last_sync"]
+	row = frappe.db.get_value("MCP Server", name, fields, as_dict=True) or {}
+	total = frappe.db.count("MCP Server Tool", {"parent": name, "parenttype": "MCP Server"})
+	return {**row, "tool_count": enabled_tool_count(name), "total_tools": total}
+
+
+def enabled_tool_count(server: str) -> int:
+	return frappe.db.count("MCP Server Tool", {"parent": server, "parenttype": "MCP Server", "enabled": 1})
+
+
+def auto_sync() -> None:
+	"""The minute job: queue a sync of each server whose Sync Interval has passed (one query)."""
+	due = frappe.db.sql(
+		"""select name, auto_sync_interval from `tabMCP Server`
+		where enabled = 1 and enable_auto_sync = 1 and auto_sync_interval > 0
+		and (last_sync is null or last_sync <= %(now)s - interval auto_sync_interval hour)""",
+		{"now": now_datetime()},
+		as_dict=True,
+	)
+	for row in due:
+		if frappe.cache.get_value(FAILED_SYNC + row.name):
+			continue
+		frappe.enqueue(
+			"huf.ai.mcp_client.sync_job", queue="long", server_name=row.name, job_id=f"huf-mcp-sync-{row.name}", deduplicate=True
+		)
+
+
+def sync_job(server_name: str) -> None:
+	"""One auto-sync; a failure is logged and the server waits one interval before the next try."""
+	doc = frappe.get_doc("MCP Server", server_name)
+	try:
+		doc.sync_tools()
+	except Exception:
+		frappe.db.rollback()
+		frappe.log_error(title=f"Huf: auto-sync of MCP server {server_name} failed")
+		frappe.cache.set_value(FAILED_SYNC + server_name, 1, expires_in_sec=max(cint(doc.auto_sync_interval), 1) * 3600)
