@@ -87,8 +87,10 @@ def create_mcp_tools(agent) -> tuple[list[Tool], MCPPool | None]:
 		if not doc.enabled:
 			continue
 		specs = enabled_specs(doc)
+		asks = {row.namespaced_name for row in doc.tools or [] if row.requires_approval}
 		for spec, tool in zip(specs, pool.tools(server_config(doc), specs), strict=True):
 			tool.origin = {"is_mcp_tool": 1, "mcp_server": doc.name, "mcp_tool": spec.tool}
+			tool.requires_approval = spec.name in asks  # a person approves each call (the run pauses)
 			tools.append(tool)
 	return tools, pool
 
