@@ -57,6 +57,17 @@ describe("ToolEditor", () => {
 		expect(saved).toHaveLength(0);
 	});
 
+	it("saves Ask before running with the tool", async () => {
+		const user = userEvent.setup();
+		saveReply = async () => ({ name: "items_api" });
+		renderEditor(webTool, false);
+		const ask = screen.getByLabelText(/Ask before running/) as HTMLInputElement;
+		expect(ask.checked).toBe(false);
+		await user.click(ask);
+		await user.click(screen.getByRole("button", { name: "Save" }));
+		expect(saved[0]?.requires_approval).toBe(1);
+	});
+
 	it("never shows a saved header value, keeps it unless replaced, and shows the server's refusal by its field", async () => {
 		const user = userEvent.setup();
 		saveReply = async () => {

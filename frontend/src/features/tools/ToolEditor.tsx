@@ -113,6 +113,7 @@ export function Editor({ isNew, initial, canWrite, saved, onSaved }: EditorProps
 						<Field label="Description" error={errors.description} hint="What the tool does and when to use it. The agent reads this to decide whether to use the tool, so be specific.">
 							{(props) => <Textarea rows={3} value={draft.description} onChange={(e) => set("description", e.target.value)} {...props} />}
 						</Field>
+						<Checkbox label="Ask before running: each use waits until the person the agent works for allows it" checked={Boolean(draft.requires_approval)} onChange={(e) => set("requires_approval", e.target.checked ? 1 : 0)} />
 					</Section>
 					<Target draft={draft} errors={errors} set={set} savedSecrets={savedSecrets} disabled={!canWrite} />
 					<Section title="Inputs">

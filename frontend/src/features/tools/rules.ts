@@ -64,6 +64,7 @@ export type ToolDraft = {
 	reference_doctype: string;
 	function_path: string;
 	pass_parameters_as_json: 0 | 1;
+	requires_approval: 0 | 1;
 	provider_app: string;
 	agent: string;
 	base_url: string;
@@ -77,7 +78,7 @@ export type ToolErrors = Partial<Record<keyof ToolDraft, string>>;
 export const PARAM_TYPES = ["string", "integer", "number", "boolean", "array", "object"];
 
 export function emptyTool(): ToolDraft {
-	return { tool_name: "", types: "Get Document", description: "", reference_doctype: "", function_path: "", pass_parameters_as_json: 0, provider_app: "", agent: "", base_url: "", http_headers: [], parameters: [] };
+	return { tool_name: "", types: "Get Document", description: "", reference_doctype: "", function_path: "", pass_parameters_as_json: 0, requires_approval: 0, provider_app: "", agent: "", base_url: "", http_headers: [], parameters: [] };
 }
 
 const text = (value: unknown) => (typeof value === "string" ? value : "");
@@ -91,6 +92,7 @@ export function toolFromDoc(doc: Record<string, unknown>): ToolDraft {
 		reference_doctype: text(doc.reference_doctype),
 		function_path: text(doc.function_path),
 		pass_parameters_as_json: doc.pass_parameters_as_json ? 1 : 0,
+		requires_approval: doc.requires_approval ? 1 : 0,
 		provider_app: text(doc.provider_app),
 		agent: text(doc.agent),
 		base_url: text(doc.base_url),
@@ -110,6 +112,7 @@ export function toolToDoc(draft: ToolDraft): Record<string, unknown> {
 		reference_doctype: takesRecordType(types) ? draft.reference_doctype : "",
 		function_path: isFunctionKind(types) ? draft.function_path.trim() : "",
 		pass_parameters_as_json: types === "Custom Function" ? draft.pass_parameters_as_json : 0,
+		requires_approval: draft.requires_approval,
 		provider_app: types === "App Provided" ? draft.provider_app.trim() : "",
 		agent: types === "Run Agent" ? draft.agent : "",
 		base_url: isWebKind(types) ? draft.base_url.trim() : "",
