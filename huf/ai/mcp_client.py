@@ -119,6 +119,9 @@ def test_mcp_connection(server_name: str) -> dict:
 	return _manager_doc(server_name).test_connection()
 
 
+test_mcp_connection.__test__ = False  # not a pytest test, whatever imports it
+
+
 @frappe.whitelist()
 def get_agent_mcp_servers(agent_name: str) -> list[dict]:
 	"""The MCP servers bound to the agent: ``[{mcp_server, enabled, server_enabled, tool_count}]``
