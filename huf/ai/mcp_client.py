@@ -181,7 +181,7 @@ def auto_sync() -> None:
 		as_dict=True,
 	)
 	for row in due:
-		if frappe.cache.get_value(FAILED_SYNC + row.name):
+		if frappe.cache.get_value(FAILED_SYNC + row.name, expires=True):
 			continue
 		frappe.enqueue(
 			"huf.ai.mcp_client.sync_job", queue="long", server_name=row.name, job_id=f"huf-mcp-sync-{row.name}", deduplicate=True

@@ -218,3 +218,38 @@ def test_oauth_sign_in_through_the_callback_page(site, web):
 		report = test_mcp_connection(server.name)
 		assert not report["ok"] and report["error_kind"] == "sign_in"
 		assert frappe.db.get_value("MCP Server", server.name, "oauth_status") == "Not Connected"
+
+
+def queued_syncs() -> list[str]:
+	from frappe.utils.background_jobs import get_queue
+
+	jobs = get_queue("long").get_jobs()
+	return [job.kwargs["kwargs"]["server_name"] for job in jobs if job.kwargs.get("method") == "huf.ai.mcp_client.sync_job"]
+
+
+def test_auto_sync_from_the_minute_job(site, mcp):
+	from frappe.utils import add_to_date, now_datetime
+
+	from huf.ai.mcp_client import FAILED_SYNC, auto_sync, sync_job
+
+	frappe.db.sql("update `tabMCP Server` set enable_auto_sync = 0")
+	server = mcp_server("huf-t-auto", mcp.url + "/mcp", enable_auto_sync=1, auto_sync_interval=6)
+	frappe.get_doc("Scheduled Job Type", {"method": "huf.ai.every_minute.run"}).execute()
+	assert queued_syncs() == [server.name]
+	sync_job(server.name)
+	assert len(rows(server.name)) >= 10
+	frappe.db.set_value("MCP Server", server.name, "last_sync", add_to_date(now_datetime(), hours=-5), update_modified=False)
+	auto_sync()
+	assert queued_syncs() == [server.name]  # only the first job: not due again within six hours
+	frappe.db.set_value("MCP Server", server.name, {"last_sync": add_to_date(now_datetime(), hours=-7), "server_url": "http://127.0.0.1:9/mcp"}, update_modified=False)
+	frappe.db.commit()
+	sync_job(server.name)  # fails: logged, and no retry until an interval has passed
+	try:
+		assert frappe.cache.get_value(FAILED_SYNC + server.name, expires=True)
+		from frappe.utils.background_jobs import get_queue
+
+		get_queue("long").empty()
+		auto_sync()
+		assert queued_syncs() == []
+	finally:
+		frappe.cache.delete_value(FAILED_SYNC + server.name)
