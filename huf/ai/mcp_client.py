@@ -121,6 +121,9 @@ def test_mcp_connection(server_name: str) -> dict:
 	return _manager_doc(server_name).test_connection()
 
 
+test_mcp_connection.__test__ = False  # not a pytest test, whatever imports it
+
+
 @frappe.whitelist()
 def get_agent_mcp_servers(agent_name: str) -> list[dict]:
 	"""The MCP servers bound to the agent: ``[{mcp_server, enabled, server_enabled, tool_count}]``
@@ -180,7 +183,7 @@ def auto_sync() -> None:
 		as_dict=True,
 	)
 	for row in due:
-		if frappe.cache.get_value(FAILED_SYNC + row.name):
+		if frappe.cache.get_value(FAILED_SYNC + row.name, expires=True):
 			continue
 		frappe.enqueue(
 			"huf.ai.mcp_client.sync_job", queue="long", server_name=row.name, job_id=f"huf-mcp-sync-{row.name}", deduplicate=True

@@ -118,7 +118,7 @@ def finish_callback(args: dict) -> dict:
 	from huf.ai.mcp_client import policy, server_config
 
 	state, code = args.get("state") or "", args.get("code") or ""
-	pending = frappe.cache.get_value(PENDING + state) if state else None
+	pending = frappe.cache.get_value(PENDING + state, expires=True) if state else None
 	if not pending:
 		return {"ok": False, "server": "", "message": _("This sign-in link has expired or was already used. Start again with Connect on the MCP server.")}
 	server = pending["server"]

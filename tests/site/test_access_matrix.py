@@ -15,6 +15,7 @@ import pytest
 import huf
 from tests.site import fixtures
 from tests.site.conftest import make_user
+from tests.support.mcp_server import Served, auth_server, build
 from tests.support.scripted_llm import text
 
 SECRET_QUESTION = "alice-only question 7f3a"
@@ -43,7 +44,21 @@ def whitelisted_methods() -> set[str]:
 
 
 @pytest.fixture(scope="module")
-def world(site, llm_server, web):
+def mcp_servers(site):
+	"""A plain MCP server and one behind OAuth, for the MCP methods' rows."""
+	oauth, _provider = auth_server()
+	with Served(build().streamable_http_app()) as plain, oauth:
+		names = []
+		for name, url, auth in (("matrix-mcp", plain.url + "/mcp", "none"), ("matrix-mcp-oauth", oauth.url + "/mcp", "oauth")):
+			if frappe.db.exists("MCP Server", name):
+				frappe.delete_doc("MCP Server", name, force=True)
+			names.append(frappe.get_doc({"doctype": "MCP Server", "server_name": name, "server_url": url, "auth_type": auth}).insert().name)
+		frappe.db.commit()
+		yield names
+
+
+@pytest.fixture(scope="module")
+def world(site, llm_server, web, mcp_servers):
 	"""Alice's chat, run and reply; a knowledge source; a trigger; and a token for each persona."""
 	frappe.cache.delete_keys("huf:rate:")  # earlier tests' floods from this address are not ours
 	llm_server.reset()
@@ -54,7 +69,7 @@ def world(site, llm_server, web):
 		"bob": make_user("matrix-bob@huf.test", ["Huf User"]),
 		"manager": make_user("matrix-manager@huf.test", ["Huf Manager", "Huf User"]),
 	}
-	agent = fixtures.agent(llm_server, name="Matrix Agent", allow_chat=1)
+	agent = fixtures.agent(llm_server, name="Matrix Agent", allow_chat=1, agent_mcp_server=[{"mcp_server": mcp_servers[0]}])
 	frappe.set_user(people["alice"])
 	from huf.ai.agent.integration import run_agent_sync
 
@@ -78,6 +93,7 @@ def world(site, llm_server, web):
 	return frappe._dict(
 		people=people, agent=agent, run=result["run"], conversation=result["conversation"], reply=reply,
 		source="Matrix Source", trigger=trigger.name, headers=headers, http_get=http_tools[0], http_post=http_tools[1],
+		mcp=mcp_servers[0], mcp_oauth=mcp_servers[1],
 	)
 
 
@@ -116,6 +132,13 @@ def cases(w) -> list[Case]:
 		Case("huf.ai.http_handler.handle_http_request", {"tool": w.http_get, "url": "/models"}, {"manager"}),
 		Case("huf.ai.http_handler.handle_get_request", {"tool": w.http_get, "url": "/models"}, {"manager"}),
 		Case("huf.ai.http_handler.handle_post_request", {"tool": w.http_post, "url": "/nothing", "body": {"q": 1}}, {"manager"}),
+		# MCP servers: managers configure, test and sync them; who may use an agent sees its servers' names and counts
+		Case("huf.ai.mcp_client.sync_mcp_server_tools", {"server_name": w.mcp}, {"manager"}),
+		Case("huf.ai.mcp_client.test_mcp_connection", {"server_name": w.mcp}, {"manager"}),
+		Case("huf.ai.mcp_client.get_agent_mcp_servers", {"agent_name": w.agent}, {"alice", "bob", "manager"}, "GET"),
+		Case("huf.ai.mcp_client.get_available_mcp_servers", {}, {"manager"}, "GET"),
+		Case("huf.ai.mcp_oauth.begin_mcp_sign_in", {"server_name": w.mcp_oauth}, {"manager"}),
+		Case("huf.ai.mcp_oauth.disconnect_mcp_server", {"server_name": w.mcp_oauth}, {"manager"}),
 		# the webhook takes guests by design, and only signed deliveries
 		Case("huf.ai.triggers.webhooks.receive", {"slug": "matrix-hook"}, set()),
 	]

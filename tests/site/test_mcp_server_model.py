@@ -20,7 +20,7 @@ def mcp_server(name: str = "huf-test-github") -> str:
 			"doctype": "MCP Server",
 			"server_name": name,
 			"transport_type": "http",
-			"server_url": "https://mcp.example.com/mcp",
+			"server_url": "http://127.0.0.1:9/mcp",  # saving checks the address: one the test site allows
 			"auth_type": "bearer_token",
 			"auth_header_value": SECRET,
 			"custom_headers": [{"header_name": "X-Team", "header_value": "team-secret"}],
@@ -55,7 +55,9 @@ def test_an_mcp_tool_call_row_names_its_server_and_tool(site):
 	recorder = Recorder(run="huf-test-run", conversation="huf-test-conversation", agent="huf-test-agent", user="Administrator")
 	origin = {"is_mcp_tool": 1, "mcp_server": server, "mcp_tool": "create_issue"}
 	recorder(ToolCallEvent(call=ToolCall("c-mcp", "github__create_issue", "{}"), turn=1, origin=origin))
-	row = frappe.db.get_value("Agent Tool Call", recorder.tool_call_rows["c-mcp"], ["tool", "is_mcp_tool", "mcp_server", "mcp_tool"])
+	name = recorder.tool_calls["c-mcp"]["name"]
+	recorder.flush()
+	row = frappe.db.get_value("Agent Tool Call", name, ["tool", "is_mcp_tool", "mcp_server", "mcp_tool"])
 	assert row == ("github__create_issue", 1, server, "create_issue")
 	meta = frappe.get_meta("Agent Tool Call").get_field("mcp_server")
 	assert (meta.fieldtype, meta.options) == ("Link", "MCP Server")
