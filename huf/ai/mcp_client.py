@@ -21,6 +21,7 @@ from frappe.utils import cint, now_datetime
 
 from huf.ai.engine.mcp import Auth, MCPPool, OAuthSettings, Policy, ServerConfig, ToolSpec
 from huf.ai.engine.tools import Tool
+from huf.ai.mcp_tokens import MCPTokenStore, redirect_uri
 from huf.ai.outbound import allowed_hosts
 from huf.permissions import can_run_agent, is_manager
 
@@ -34,8 +35,6 @@ def policy() -> Policy:
 def server_config(doc, decrypt: bool = True) -> ServerConfig:
 	"""``doc`` (an MCP Server) as the engine takes it. With ``decrypt=False`` secret values are the
 	form's own (masked when unchanged): enough for the save-time check, never sent anywhere."""
-	from huf.ai.mcp_oauth import MCPTokenStore, redirect_uri
-
 	def secret(row, fieldname: str) -> str:
 		value = row.get(fieldname) or ""
 		if decrypt and value and not doc.is_new():
