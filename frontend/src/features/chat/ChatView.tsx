@@ -44,7 +44,7 @@ export function ChatView({ agent, allowFiles, conversation, onConversation }: Ch
 					setReconnecting(false);
 					void queryClient.invalidateQueries({ queryKey: ["conversations", agent] });
 					if (!follower.finished) return; // lost for good: keep what was shown, with its error
-					void queryClient.invalidateQueries({ queryKey: ["messages", conv] }).then(() => setLive(null));
+					void queryClient.invalidateQueries({ queryKey: ["messages", conv] }).then(() => setLive((current) => (current?.answer.run === run ? null : current))); // a newer answer may be live by now
 				},
 			});
 			stream.current = follower;
