@@ -13,7 +13,7 @@ import json
 import frappe
 from frappe import _
 
-from huf.ai import agents, approvals, event_log, lifecycle, titles
+from huf.ai import approvals, event_log, lifecycle, run_setup, titles
 from huf.ai.attachments import image_bytes
 from huf.ai.cost import cost_function
 from huf.ai.engine.attachments import user_content, with_attachments
@@ -41,7 +41,7 @@ def execute(row, run: lifecycle.Run, on_start=None) -> dict:
 	recorder = Recorder(run.name, run.conversation, run.agent, run.user, relays=[event_log.relay(run.name, run.conversation)])
 	prepared = None
 	try:
-		agent = agents.load_agent(run.agent)
+		agent = run_setup.load_agent(run.agent)
 		ctx = RunContext(
 			run=run.name,
 			conversation=run.conversation,
@@ -54,7 +54,7 @@ def execute(row, run: lifecycle.Run, on_start=None) -> dict:
 		files = json.loads(row.attachments) if row.attachments else []
 		content = user_content(with_attachments(row.prompt, files), image_bytes(files))
 		paused = approvals.paused_state(run.name) if row.turns else None
-		prepared = agents.prepare_run(
+		prepared = run_setup.prepare_run(
 			agent, run.conversation, content, ctx, query=row.prompt, history_before=paused.first_sequence if paused else 0
 		)
 		if paused:
@@ -87,7 +87,7 @@ def run_subagent(agent_name: str, prompt: str, ctx: RunContext) -> str:
 
 	The sub-run is its own Agent Run (parent_run, depth) with its own tool calls, but it never touches
 	conversation-level state: no lock, no queue, no messages in the parent's conversation."""
-	agent = agents.load_agent(agent_name)
+	agent = run_setup.load_agent(agent_name)
 	if not can_run_agent(agent, ctx.user):
 		raise ToolError(_("You are not allowed to run the agent {0}.").format(agent.name))
 	depth = ctx.depth + 1
@@ -104,7 +104,7 @@ def run_subagent(agent_name: str, prompt: str, ctx: RunContext) -> str:
 	)
 	prepared = None
 	try:
-		prepared = agents.prepare_run(agent, ctx.conversation, prompt, child, with_history=False)
+		prepared = run_setup.prepare_run(agent, ctx.conversation, prompt, child, with_history=False)
 		record_knowledge(run.name, prepared.knowledge)
 		recorder = Recorder(run.name, ctx.conversation, agent.name, ctx.user, write_messages=False)
 		# stopping the parent stops it; nobody can be asked to approve a call from inside a tool call
@@ -124,7 +124,7 @@ def run_subagent(agent_name: str, prompt: str, ctx: RunContext) -> str:
 
 
 def loop(
-	prepared: agents.PreparedRun, recorder: Recorder, model: str, cancel_of: str, resume: Resume | None = None, can_pause: bool = True
+	prepared: run_setup.PreparedRun, recorder: Recorder, model: str, cancel_of: str, resume: Resume | None = None, can_pause: bool = True
 ) -> LoopResult:
 	"""The engine loop with Huf's ports: the recorder, the run's cancel flag, prices, recorded results."""
 	return run_loop(

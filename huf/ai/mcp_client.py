@@ -3,7 +3,7 @@
 - ``server_config(doc)``: an MCP Server row as the engine's ServerConfig (secrets decrypted only
   when asked); ``policy()``: the site's allow-lists (``huf_allowed_hosts``, ``huf_mcp_stdio_commands``).
 - ``create_mcp_tools(agent)``: the enabled tools of the agent's enabled servers, one MCPPool per run
-  (the run closes it, see ``agents.PreparedRun.close``).
+  (the run closes it, see ``run_setup.PreparedRun.close``).
 - The whitelisted methods the Desk form and the web app call. Sync and test are for managers;
   ``get_agent_mcp_servers`` gives whoever may read the agent names and tool counts only.
 - ``auto_sync``: the minute job's part (one query when nothing is due).

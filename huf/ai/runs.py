@@ -18,7 +18,7 @@ import frappe
 from frappe import _
 from frappe.utils import add_to_date, now_datetime
 
-from huf.ai import agents, executor, lifecycle
+from huf.ai import executor, lifecycle, models, run_setup
 from huf.ai.attachments import parse_names, read_attachments
 from huf.ai.conversations import resolve_conversation
 from huf.ai.lifecycle import key_exists, wake
@@ -76,11 +76,11 @@ def queue_run(
 	run itself acts as the current user, the trigger's Run As)."""
 	user = frappe.session.user
 	prompt = check_prompt(prompt)
-	agent = agents.load_agent(agent_name)
+	agent = run_setup.load_agent(agent_name)
 	if not can_run_agent(agent, user):
 		frappe.throw(_("You are not allowed to run the agent {0}.").format(frappe.bold(agent.name)), frappe.PermissionError)
 	check_guest_run()  # guests: a run rate limit per address (429)
-	agents.check_provider(agent.model)  # a provider without a key fails here, before any row is written
+	models.check_provider(agent.model)  # a provider without a key fails here, before any row is written
 	files = read_attachments(agent, parse_names(attachments), user) + list(checked_files or [])
 	conversation = resolve_conversation(
 		agent.name, user, conversation_id, channel_id, external_id, bool(agent.persist_conversation)

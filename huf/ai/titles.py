@@ -11,7 +11,7 @@ from __future__ import annotations
 import frappe
 from frappe import _
 
-from huf.ai import agents, lifecycle
+from huf.ai import lifecycle, models
 from huf.ai.cost import cost_function
 from huf.ai.engine import llm
 from huf.ai.engine.events import ErrorEvent
@@ -55,7 +55,7 @@ def name_conversation(conversation: str, run: str) -> str | None:
 	agent = frappe.get_cached_doc("Agent", source.agent)
 	excerpt = f"User: {source.prompt[:EXCERPT_CHARS]}\n\nAssistant: {(source.response or '')[:EXCERPT_CHARS]}"
 	request = llm.LLMRequest(
-		model=agents.model_spec(agent.model),
+		model=models.model_spec(agent.model),
 		messages=[{"role": "system", "content": INSTRUCTION}, {"role": "user", "content": excerpt}],
 		max_tokens=30,
 		max_retries=1,

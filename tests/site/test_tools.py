@@ -208,7 +208,7 @@ def test_app_tools_are_synced_idempotently(site):
 		("os.system", "not part of an app installed"),
 		("subprocess.getoutput", "not part of an app installed"),
 		("frappe.utils.execute_in_shell", "not part of an app installed"),
-		("huf.ai.agents.model_spec", "Huf's own internal functions"),
+		("huf.ai.models.model_spec", "Huf's own internal functions"),
 		("huf.ai.tools.custom.call_function", "Huf's own internal functions"),
 		("huf", "not a dotted path"),
 	],

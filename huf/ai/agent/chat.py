@@ -7,7 +7,7 @@ import frappe
 from frappe import _
 from frappe.utils import cint, sbool
 
-from huf.ai import agents, runs
+from huf.ai import run_setup, runs
 from huf.ai.agent.feedback import ratings_of
 from huf.ai.attachments import shown
 from huf.ai.conversations import new_conversation_for
@@ -17,7 +17,7 @@ PAGE_MAX = 200
 
 
 def _chat_agent(agent_name: str):
-	agent = agents.load_agent(agent_name)
+	agent = run_setup.load_agent(agent_name)
 	if not agent.allow_chat:
 		frappe.throw(_("The agent {0} is not open for chat. Tick Allow Chat on the agent to chat with it.").format(frappe.bold(agent.name)))
 	return agent

@@ -6,7 +6,7 @@ from __future__ import annotations
 import frappe
 from frappe import _
 
-from huf.ai.agents import model_spec
+from huf.ai.models import model_spec
 from huf.ai.engine.ocr import extract_document
 from huf.ai.engine.tools import ToolError
 from huf.ai.tools.files import readable_file

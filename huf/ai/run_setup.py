@@ -1,4 +1,5 @@
-"""Agent document -> engine inputs: model, settings, tools and the messages of the next run."""
+"""Setting a run up: Agent document -> engine inputs (model, settings, tools, knowledge and the
+messages of the next run). The model and its provider come from ``huf/ai/models.py``."""
 
 from __future__ import annotations
 
@@ -15,13 +16,14 @@ from huf.ai.engine import llm
 from huf.ai.engine.context import ContextSettings, build_context
 from huf.ai.engine.events import Usage
 from huf.ai.engine.loop import DEFAULT_MAX_RESPONSE_CHARS, LoopSettings
-from huf.ai.engine.tools import Tool
 from huf.ai.engine.mcp import MCPPool
+from huf.ai.engine.tools import Tool
 from huf.ai.knowledge.context_builder import KnowledgeUse, build_knowledge_context
 from huf.ai.mcp_client import create_mcp_tools
-from huf.ai.tools.knowledge import knowledge_tools
+from huf.ai.models import fallback_models, model_spec
 from huf.ai.tools import load_agent_tools
 from huf.ai.tools.context import RunContext
+from huf.ai.tools.knowledge import knowledge_tools
 
 
 @dataclass
@@ -50,34 +52,6 @@ def load_agent(agent_name: str):
 	if agent.disabled:
 		frappe.throw(_("The agent {0} is disabled. Enable it on its form to run it.").format(frappe.bold(agent_name)))
 	return agent
-
-
-def check_provider(model_name: str):
-	"""The model's provider, when it can be called: it has a key, or a base URL of a local server.
-
-	Reads the masked value of the Password field, so no decryption (and no query) on the web path."""
-	provider = frappe.get_cached_doc("AI Provider", frappe.get_cached_doc("AI Model", model_name).provider)
-	if not provider.api_key and not provider.api_base:
-		frappe.throw(
-			_("The AI Provider {0} has no API key. Open it and enter the key from the provider's dashboard.").format(
-				frappe.bold(provider.name)
-			)
-		)
-	return provider
-
-
-def model_spec(model_name: str) -> llm.ModelSpec:
-	"""The AI Model with its provider's key (decrypted for this call only) and base URL, once the base
-	URL has passed the outbound allow-list."""
-	provider = check_provider(model_name)
-	api_key, api_base = provider.endpoint()
-	model = frappe.get_cached_doc("AI Model", model_name)
-	return llm.ModelSpec(model=model.model_name, provider=provider.provider_name, api_key=api_key, api_base=api_base)
-
-
-def fallback_models(model_name: str) -> tuple[str, ...]:
-	text = frappe.get_cached_doc("AI Model", model_name).get("fallback_models") or ""
-	return tuple(line.strip() for line in text.splitlines() if line.strip())
 
 
 def prepare_run(
