@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import { Button } from "./button";
 
 /** A titled white card: one part of a form or a page. */
 export function Section({ title, children }: { title: string; children: ReactNode }) {
@@ -7,5 +8,21 @@ export function Section({ title, children }: { title: string; children: ReactNod
 			<h2 className="text-base font-semibold">{title}</h2>
 			{children}
 		</section>
+	);
+}
+
+/** The top of an editing form: its title, whether there are unsaved changes, and Save (when the
+ * person may change it). The form around it submits. */
+export function EditorHeader({ title, dirty, saving, canSave = true }: { title: string; dirty: boolean; saving: boolean; canSave?: boolean }) {
+	return (
+		<header className="flex flex-wrap items-center gap-3">
+			<h1 className="text-xl font-semibold">{title}</h1>
+			{dirty ? <span className="text-xs text-amber-700">Unsaved changes</span> : null}
+			{canSave ? (
+				<Button type="submit" className="ml-auto" disabled={saving}>
+					{saving ? "Saving…" : "Save"}
+				</Button>
+			) : null}
+		</header>
 	);
 }

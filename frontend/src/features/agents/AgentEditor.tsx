@@ -3,7 +3,7 @@ import { useEffect, useMemo, useRef, useState } from "react";
 import { useBlocker, useNavigate, useParams } from "react-router";
 import { Button } from "../../components/ui/button";
 import { Checkbox, Field, Input, Select, Textarea } from "../../components/ui/field";
-import { Section } from "../../components/ui/section";
+import { EditorHeader, Section } from "../../components/ui/section";
 import { ErrorNote, Loading } from "../../components/ui/status";
 import { ApiError, getDoc, getList, saveDoc } from "../../lib/api";
 import { useProviders } from "../providers/api";
@@ -118,13 +118,7 @@ function Editor({ isNew, initial, providers, tools }: EditorProps) {
 					submit();
 				}}
 			>
-				<header className="flex flex-wrap items-center gap-3">
-					<h1 className="text-xl font-semibold">{isNew ? "New agent" : initial.agent_name}</h1>
-					{dirty ? <span className="text-xs text-amber-700">Unsaved changes</span> : null}
-					<Button type="submit" className="ml-auto" disabled={save.isPending}>
-						{save.isPending ? "Saving…" : "Save"}
-					</Button>
-				</header>
+				<EditorHeader title={isNew ? "New agent" : initial.agent_name} dirty={dirty} saving={save.isPending} />
 				{formError ? <ErrorNote error={formError} /> : null}
 				{save.isSuccess && !dirty ? <p role="status" className="text-sm text-green-700">Saved.</p> : null}
 

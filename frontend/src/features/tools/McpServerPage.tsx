@@ -4,7 +4,7 @@ import { useMemo, useState } from "react";
 import { useNavigate, useParams } from "react-router";
 import { Button } from "../../components/ui/button";
 import { Checkbox, Field, Input, Select, Textarea } from "../../components/ui/field";
-import { Section } from "../../components/ui/section";
+import { EditorHeader, Section } from "../../components/ui/section";
 import { ErrorNote, Loading, StatusBadge } from "../../components/ui/status";
 import { ApiError, getDoc, saveDoc } from "../../lib/api";
 import { CONNECTIONS, emptyServer, serverFieldOfServerError, serverFromDoc, serverToDoc, SIGN_INS, startSignIn, syncSummary, syncTools, testConnection, validateServer, type McpDraft, type McpErrors, type ServerTool } from "./mcp";
@@ -80,13 +80,7 @@ function ServerForm({ isNew, initial, synced, onSynced, saved, onSaved }: Server
 					submit();
 				}}
 			>
-				<header className="flex flex-wrap items-center gap-3">
-					<h1 className="text-xl font-semibold">{isNew ? "Connect a tool server" : initial.server_name}</h1>
-					{dirty ? <span className="text-xs text-amber-700">Unsaved changes</span> : null}
-					<Button type="submit" className="ml-auto" disabled={save.isPending}>
-						{save.isPending ? "Saving…" : "Save"}
-					</Button>
-				</header>
+				<EditorHeader title={isNew ? "Connect a tool server" : initial.server_name} dirty={dirty} saving={save.isPending} />
 				<p className="text-sm text-slate-600">A tool server (an MCP server) offers ready-made tools, e.g. for GitHub or a mailbox. Once connected, you choose which of its tools agents may use.</p>
 				{formError ? <ErrorNote error={formError} /> : null}
 				{saved && !dirty ? <p role="status" className="text-sm text-green-700">Saved.</p> : null}

@@ -1,9 +1,8 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useId, useMemo, useState } from "react";
 import { useNavigate, useParams } from "react-router";
-import { Button } from "../../components/ui/button";
 import { Checkbox, Field, Input, Select, Textarea } from "../../components/ui/field";
-import { Section } from "../../components/ui/section";
+import { EditorHeader, Section } from "../../components/ui/section";
 import { ErrorNote, Loading } from "../../components/ui/status";
 import { ApiError, saveDoc } from "../../lib/api";
 import { useMe } from "../../lib/me";
@@ -80,15 +79,7 @@ export function Editor({ isNew, initial, canWrite, saved, onSaved }: EditorProps
 					submit();
 				}}
 			>
-				<header className="flex flex-wrap items-center gap-3">
-					<h1 className="text-xl font-semibold">{isNew ? "New tool" : initial.tool_name}</h1>
-					{dirty ? <span className="text-xs text-amber-700">Unsaved changes</span> : null}
-					{canWrite ? (
-						<Button type="submit" className="ml-auto" disabled={save.isPending}>
-							{save.isPending ? "Saving…" : "Save"}
-						</Button>
-					) : null}
-				</header>
+				<EditorHeader title={isNew ? "New tool" : initial.tool_name} dirty={dirty} saving={save.isPending} canSave={canWrite} />
 				{!canWrite ? <p className="text-sm text-slate-600">You can look at this tool; only Huf managers can change it.</p> : null}
 				{formError ? <ErrorNote error={formError} /> : null}
 				{saved && !dirty ? <p role="status" className="text-sm text-green-700">Saved.</p> : null}
