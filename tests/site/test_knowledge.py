@@ -397,7 +397,7 @@ def test_many_inputs_added_at_once_queue_one_job_and_the_next_source_is_not_behi
 	wait_for(lambda: not queued_sources(), message="the queue drained")
 	# a job also hands the worker back every 10 s, so a slow machine needs a few more; one per request was 25
 	assert len(index_jobs(kb)) <= 6, [j.id for j in index_jobs(kb)]
-	assert frappe.db.get_value("Knowledge Source", kb, ["status", "indexed_inputs"]) == ("Ready", 25)
+	wait_for(lambda: frappe.db.get_value("Knowledge Source", kb, ["status", "indexed_inputs"]) == ("Ready", 25), message="totals")
 	assert api.test_search(kb, "part number P-0017")["results"][0]["input"] == many[17]
 
 
@@ -447,7 +447,12 @@ def test_a_worker_that_died_holding_the_lock_delays_indexing_but_loses_nothing(s
 	fresh = add_text(kb, "Added while the dead worker's lock was still there.")
 	rows = indexed(stale, fresh, timeout=60)
 	assert rows[stale].status == rows[fresh].status == "Indexed"
-	assert frappe.db.get_value("Knowledge Source", kb, ["status", "indexed_inputs"]) == ("Ready", 2)
+	# the source's totals are written just after its last input reads Indexed
+	wait_for(
+		lambda: frappe.db.get_value("Knowledge Source", kb, ["status", "indexed_inputs"]) == ("Ready", 2),
+		timeout=30,
+		message="the source to read Ready with both inputs",
+	)
 
 
 def test_rebuild_swaps_in_a_new_index(site, llm, workers):
