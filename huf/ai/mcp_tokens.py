@@ -65,9 +65,14 @@ class MCPTokenStore:
 		frappe.db.set_value("MCP Server", self.server, shown, update_modified=False)
 
 
+def cleared(status: str = "Not Connected") -> dict:
+	"""The field values of a server with no tokens, no registered client and no sign-in under way.
+	Empty Password fields make Frappe delete their stored secrets when a document is saved."""
+	return dict.fromkeys(SECRET_FIELDS) | {"oauth_status": status, "oauth_token_expires_at": None, "oauth_client_id": None}
+
+
 def clear(server: str, status: str = "Not Connected") -> None:
 	"""Forget every token, the registered client and any sign-in under way."""
 	for fieldname in SECRET_FIELDS:
 		remove_encrypted_password("MCP Server", server, fieldname)
-	values = dict.fromkeys(SECRET_FIELDS) | {"oauth_status": status, "oauth_token_expires_at": None, "oauth_client_id": None}
-	frappe.db.set_value("MCP Server", server, values, update_modified=False)
+	frappe.db.set_value("MCP Server", server, cleared(status), update_modified=False)

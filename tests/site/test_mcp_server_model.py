@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import frappe
 import pytest
+from frappe.utils.password import get_decrypted_password
 
+from huf.ai import mcp_tokens
 from huf.ai.engine.events import ToolCall, ToolCallEvent
+from huf.ai.engine.mcp import OAuthState
 from huf.ai.recorder import Recorder
 from tests.site.conftest import as_user, make_user
 
@@ -63,3 +66,70 @@ def test_an_mcp_tool_call_row_names_its_server_and_tool(site):
 	assert (meta.fieldtype, meta.options) == ("Link", "MCP Server")
 	with pytest.raises(frappe.LinkValidationError):
 		frappe.get_doc({"doctype": "Agent Tool Call", "tool": "x", "is_mcp_tool": 1, "mcp_server": "no-such-server"}).insert()
+
+
+def stored_secrets(name: str) -> dict:
+	"""What the server would send: its decrypted secrets, empty when gone."""
+	doc = frappe.get_doc("MCP Server", name)
+	return {
+		"key": doc.get_password("auth_header_value", raise_exception=False),
+		"headers": [row.get_password("header_value", raise_exception=False) for row in doc.custom_headers],
+		"environment": [row.get_password("variable_value", raise_exception=False) for row in doc.environment],
+		"oauth": [get_decrypted_password("MCP Server", name, f, raise_exception=False) for f in mcp_tokens.SECRET_FIELDS],
+		"oauth_status": doc.oauth_status,
+	}
+
+
+def signed_in(name: str) -> None:
+	mcp_tokens.MCPTokenStore(name).save(OAuthState({"client_id": "huf-client"}, {"access_token": "at-1", "refresh_token": "rt-1"}))
+
+
+def test_a_new_address_removes_the_stored_secrets(site):
+	name = mcp_server("huf-test-moved")
+	signed_in(name)
+	doc = frappe.get_doc("MCP Server", name)
+	doc.description = "Same address, secrets kept"
+	doc.save()
+	kept = stored_secrets(name)
+	assert (kept["key"], kept["headers"], kept["oauth_status"]) == (SECRET, ["team-secret"], "Connected")
+	assert kept["oauth"][1:] == ["at-1", "rt-1"]
+
+	doc = frappe.get_doc("MCP Server", name)  # as the form sends it: secrets masked
+	doc.server_url = "http://127.0.0.1:10/mcp"
+	doc.save()
+	assert stored_secrets(name) == {"key": None, "headers": [None], "environment": [], "oauth": [None, None, None], "oauth_status": "Not Connected"}
+	doc.reload()
+	assert not doc.auth_header_value and not doc.custom_headers[0].header_value and not doc.oauth_access_token
+
+
+def test_a_new_address_keeps_the_values_typed_with_it(site):
+	name = mcp_server("huf-test-moved-with-key")
+	signed_in(name)
+	doc = frappe.get_doc("MCP Server", name)
+	doc.server_url = "http://127.0.0.1:10/mcp"
+	doc.auth_header_value = "sk-new-key"
+	doc.custom_headers[0].header_value = "new-team-secret"
+	doc.save()
+	after = stored_secrets(name)
+	assert (after["key"], after["headers"]) == ("sk-new-key", ["new-team-secret"])
+	assert after["oauth"] == [None, None, None] and after["oauth_status"] == "Not Connected"  # a sign-in is never typed
+
+
+def test_a_new_stdio_command_removes_the_environments_values(site):
+	old, new = "/usr/local/bin/huf-test-mcp", "/usr/local/bin/huf-other-mcp"
+	frappe.conf.huf_mcp_stdio_commands = [old, new]
+	try:
+		with as_user(make_user("mcp-env-manager@huf.test", ["Huf User", "Huf Manager"])):
+			name = "huf-test-stdio-env"
+			if frappe.db.exists("MCP Server", name):
+				frappe.delete_doc("MCP Server", name, force=True)
+			doc = frappe.get_doc(
+				{"doctype": "MCP Server", "server_name": name, "transport_type": "stdio", "command": old, "environment": [{"variable_name": "API_KEY", "variable_value": "env-secret"}]}
+			).insert()
+			assert stored_secrets(name)["environment"] == ["env-secret"]
+			doc = frappe.get_doc("MCP Server", name)
+			doc.command = new
+			doc.save()
+			assert stored_secrets(name)["environment"] == [None]
+	finally:
+		frappe.conf.pop("huf_mcp_stdio_commands", None)

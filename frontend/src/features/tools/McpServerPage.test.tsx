@@ -69,6 +69,7 @@ describe("McpServerPage", () => {
 		replies["huf.ai.mcp_client.sync_mcp_server_tools"] = { tool_count: 2, added: ["delete_page"], removed: [] };
 		renderPage("docs");
 		expect(((await screen.findByLabelText("Key or token")) as HTMLInputElement).value).toBe("");
+		expect(screen.getByText(/Changing it removes the saved key, the headers' values and the sign-in/)).toBeTruthy();
 		await user.click(screen.getByRole("button", { name: /Test connection/ }));
 		expect(await screen.findByText("Connected to Docs server 1.2, which offers 2 tools.")).toBeTruthy();
 		doc = { ...doc, tools: [tool("search", 1, 0), tool("delete_page", 1, 1)], last_sync: "2026-01-01 10:00:00", modified: "2" };

@@ -11,6 +11,10 @@ import { CONNECTIONS, emptyServer, serverFieldOfServerError, serverFromDoc, serv
 import { SecretInput } from "./SecretInput";
 import { SecretRows } from "./RowsEditors";
 
+/** What Huf forgets when a server is pointed elsewhere (huf/huf/doctype/mcp_server/mcp_server.py). */
+const ADDRESS_CHANGE = "Changing it removes the saved key, the headers' values and the sign-in, unless you enter new ones before saving.";
+const PROGRAM_CHANGE = "Changing the program or its arguments removes the saved environment values, unless you enter new ones before saving.";
+
 export default function McpServerPage() {
 	const { name = "new" } = useParams();
 	const isNew = name === "new";
@@ -106,12 +110,12 @@ function ServerForm({ isNew, initial, synced, onSynced, saved, onSaved }: Server
 						)}
 					</Field>
 					{web ? (
-						<Field label="Address" error={errors.server_url} hint="The server's address, e.g. https://mcp.example.com/mcp.">
+						<Field label="Address" error={errors.server_url} hint={`The server's address, e.g. https://mcp.example.com/mcp.${isNew ? "" : ` ${ADDRESS_CHANGE}`}`}>
 							{(props) => <Input value={draft.server_url} placeholder="https://" onChange={(e) => set("server_url", e.target.value)} {...props} />}
 						</Field>
 					) : (
 						<>
-							<Field label="Program" error={errors.command} hint="The program's full path. An administrator must allow it in the site's settings first.">
+							<Field label="Program" error={errors.command} hint={`The program's full path. An administrator must allow it in the site's settings first.${isNew ? "" : ` ${PROGRAM_CHANGE}`}`}>
 								{(props) => <Input className="font-mono" value={draft.command} onChange={(e) => set("command", e.target.value)} {...props} />}
 							</Field>
 							<Field label="Program arguments" hint="One per line.">

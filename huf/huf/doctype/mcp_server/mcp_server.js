@@ -3,6 +3,9 @@
 frappe.ui.form.on("MCP Server", {
 	refresh(frm) {
 		if (frm.is_new()) return;
+		// Saving a new destination removes the stored secrets (mcp_server.py forget_secrets_when_the_address_changes).
+		frm.set_df_property("server_url", "description", __("Changing the address removes the saved key, the headers' values and the sign-in, unless you enter new ones before saving."));
+		frm.set_df_property("command", "description", __("Changing the program or its arguments removes the saved environment values, unless you enter new ones before saving."));
 		frm.add_custom_button(__("Test Connection"), () => test_connection(frm));
 		frm.add_custom_button(__("Sync Tools"), () => sync_tools(frm));
 		if (frm.doc.auth_type === "oauth") {

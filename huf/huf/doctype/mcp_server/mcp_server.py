@@ -8,11 +8,12 @@ from frappe import _
 from frappe.model.document import Document
 from frappe.utils import now_datetime
 
-from huf.ai import mcp_client
+from huf.ai import mcp_client, mcp_tokens
 from huf.ai.engine.mcp import MCPError, check_server, list_tools, test_connection
 from huf.ai.outbound import check_address
 
 STDIO_ROLE = "Huf Manager"
+DESTINATION = ("transport_type", "server_url", "command", "command_args")  # where the secrets go
 
 
 class MCPServer(Document):
@@ -88,9 +89,36 @@ class MCPServer(Document):
 			check_address(self.server_url.strip(), _("The Server URL of MCP server {0}").format(frappe.bold(self.server_name)), _("MCP requests and the server's credentials"))
 		if self.auto_sync_interval is not None and self.auto_sync_interval < 1 and self.enable_auto_sync:
 			frappe.throw(_("Sync Interval (Hours) must be at least 1, e.g. 24."), title=_("Invalid Sync Interval"))
+		self.forget_secrets_when_the_address_changes()
 
 	def on_update(self):
 		self.update_agent_counts()
+
+	def forget_secrets_when_the_address_changes(self):
+		"""The stored secrets were entered for one destination. A new transport, Server URL or stdio
+		command removes them (the key, the headers' and the environment's values, the OAuth sign-in)
+		unless new values are typed in the same save, so that whoever may edit the server cannot aim it
+		at their own host and receive them. As AI Provider does for its key."""
+		before = self.get_doc_before_save()
+		if not before or all((before.get(f) or "").strip() == (self.get(f) or "").strip() for f in DESTINATION):
+			return
+		fields = [(self, "auth_header_value"), (self, "oauth_client_secret")]
+		fields += [(row, "header_value") for row in self.custom_headers] + [(row, "variable_value") for row in self.environment]
+		stored = [(doc, f) for doc, f in fields if doc.get(f) and doc.is_dummy_password(doc.get(f))]
+		for doc, fieldname in stored:
+			doc.set(fieldname, None)  # Frappe deletes the stored value when the field is empty
+		signed_in = any(self.get(f) for f in mcp_tokens.SECRET_FIELDS)
+		if signed_in:
+			kept = ("oauth_client_id",) if self.has_value_changed("oauth_client_id") else ()  # typed in this save
+			self.update({f: v for f, v in mcp_tokens.cleared().items() if f not in kept})
+		if stored or signed_in:
+			frappe.msgprint(
+				_("The stored key, header values and sign-in of {0} were removed because its address changed. Enter them again to use this server.").format(
+					frappe.bold(self.server_name)
+				),
+				title=_("Secrets Removed"),
+				indicator="orange",
+			)
 
 	def _stdio_changed(self) -> bool:
 		before = self.get_doc_before_save()
