@@ -118,8 +118,9 @@ def pause(run: Run, result: LoopResult) -> dict:
 	"""The run waits for a person's decision on ``result.pending``: what it spent so far is kept (a
 	resume adds to it), committed, then its status event says which calls it waits on."""
 	update_row("Agent Run", run.name, {"status": "Awaiting Approval", **spent(result)})
+	frappe.db.commit()  # before the status event: a person who reads it may decide at once
 	publish_status(run, "Awaiting Approval", waiting_for=[call.id for call in result.pending])
-	frappe.db.commit()
+	frappe.db.commit()  # sends the live status
 	return {"run": run.name, "conversation": run.conversation, "status": "Awaiting Approval", "response": result.response}
 
 

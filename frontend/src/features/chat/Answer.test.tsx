@@ -38,8 +38,15 @@ describe("Answer", () => {
 		expect(screen.getByText("Waiting for its turn…")).toBeTruthy();
 	});
 
+	it("offers Approve and Reject only once the run has paused for the call", () => {
+		const approval = { id: "call-9", name: "delete_document", arguments: "{}", decision: null, ready: false };
+		render(<Answer answer={{ ...newAnswer("a", "RUN-1"), approvals: [approval] }} />);
+		expect(screen.getByRole("button", { name: "Approve" }).hasAttribute("disabled")).toBe(true);
+		expect(screen.getByRole("button", { name: "Reject" }).hasAttribute("disabled")).toBe(true);
+	});
+
 	it("asks the person to allow a call, with its arguments, and sends their answer with the comment", async () => {
-		const approval = { id: "call-9", name: "delete_document", arguments: '{"name":"TODO-1"}', decision: null };
+		const approval = { id: "call-9", name: "delete_document", arguments: '{"name":"TODO-1"}', decision: null, ready: true };
 		render(<Answer answer={{ ...newAnswer("a", "RUN-1"), approvals: [approval] }} />);
 		expect(screen.getByText("The assistant wants to run Delete document. Allow it?")).toBeTruthy();
 		expect(screen.getByText(/"name": "TODO-1"/)).toBeTruthy();

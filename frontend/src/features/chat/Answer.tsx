@@ -79,10 +79,10 @@ export function ApprovalCard({ run, approval }: { run: string | null; approval: 
 				<>
 					<Field label="Comment (optional)">{(props) => <Textarea rows={2} value={comment} onChange={(e) => setComment(e.target.value)} {...props} />}</Field>
 					<div className="flex gap-2">
-						<Button size="sm" disabled={busy || !run} onClick={() => void decide("approve")}>
+						<Button size="sm" disabled={busy || !run || !approval.ready} onClick={() => void decide("approve")}>
 							Approve
 						</Button>
-						<Button size="sm" variant="outline" disabled={busy || !run} onClick={() => void decide("reject")}>
+						<Button size="sm" variant="outline" disabled={busy || !run || !approval.ready} onClick={() => void decide("reject")}>
 							Reject
 						</Button>
 					</div>

@@ -190,14 +190,16 @@ describe("tool approvals", () => {
 		const event = { type: "tool_approval", run: "RUN-1", id: "c1", name: "delete_document", arguments: '{"name":"N1"}', turn: 1 };
 		let answer = applyEvent(newAnswer("live", "RUN-1"), "tool_approval", event);
 		answer = applyEvent(answer, "tool_approval", event); // a replay after a reconnect
-		expect(answer.approvals).toEqual([{ id: "c1", name: "delete_document", arguments: '{"name":"N1"}', decision: null }]);
+		expect(answer.approvals).toEqual([{ id: "c1", name: "delete_document", arguments: '{"name":"N1"}', decision: null, ready: false }]);
+		answer = applyEvent(answer, "status", { status: "Awaiting Approval", waiting_for: ["c1"] }); // the run has paused: decisions are taken
+		expect(answer.approvals[0]?.ready).toBe(true);
 		answer = applyEvent(answer, "tool_decision", { id: "c1", decision: "Approved" });
 		expect(answer.approvals[0]?.decision).toBe("Approved");
 	});
 
 	it("rebuilds the waiting calls from the stored rows after a reload", () => {
 		const stored = approvalsFrom([{ call_id: "c1", tool: "delete_document", tool_args: { name: "N1" } }]);
-		expect(stored).toEqual([{ id: "c1", name: "delete_document", arguments: '{"name":"N1"}', decision: null }]);
+		expect(stored).toEqual([{ id: "c1", name: "delete_document", arguments: '{"name":"N1"}', decision: null, ready: true }]);
 		const answer = applyEvent({ ...newAnswer("live", "RUN-1"), approvals: stored }, "tool_approval", { id: "c1", name: "delete_document", arguments: "{}" });
 		expect(answer.approvals).toHaveLength(1);
 	});

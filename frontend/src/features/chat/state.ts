@@ -5,8 +5,9 @@
 
 export type ToolStep = { id: string; name: string; arguments: string; result: string | null; ok: boolean | null; durationMs: number | null };
 
-/** A call the run waits on until a person approves or rejects it (tools marked Requires approval). */
-export type Approval = { id: string; name: string; arguments: string; decision: "Approved" | "Rejected" | null };
+/** A call the run waits on until a person approves or rejects it (tools marked Requires approval).
+ * `ready`: the run has paused for it (its status said Awaiting Approval), so a decision is taken. */
+export type Approval = { id: string; name: string; arguments: string; decision: "Approved" | "Rejected" | null; ready: boolean };
 export type StoredApproval = { call_id: string; tool: string; tool_args: unknown };
 
 export type FileRef = { file: string; file_name: string; file_url: string };
@@ -101,6 +102,7 @@ export function approvalsFrom(stored: StoredApproval[] = []): Approval[] {
 		name: row.tool,
 		arguments: typeof row.tool_args === "string" ? row.tool_args : JSON.stringify(row.tool_args ?? {}),
 		decision: null,
+		ready: true,
 	}));
 }
 
@@ -133,7 +135,7 @@ export function applyEvent(answer: AnswerItem, event: string, data: Record<strin
 			const id = String(data.id);
 			if (!next.approvals.some((approval) => approval.id === id)) {
 				const args = typeof data.arguments === "string" ? data.arguments : JSON.stringify(data.arguments ?? {});
-				next.approvals.push({ id, name: String(data.name), arguments: args, decision: null });
+				next.approvals.push({ id, name: String(data.name), arguments: args, decision: null, ready: false });
 			}
 			break;
 		}
@@ -164,6 +166,7 @@ export function applyEvent(answer: AnswerItem, event: string, data: Record<strin
 			break;
 		case "status":
 			next.waiting = data.status === "Queued";
+			if (data.status === "Awaiting Approval") for (const approval of next.approvals) approval.ready = true;
 			if (data.status === "Success") next.status = "done";
 			else if (data.status === "Failed") {
 				next.status = "failed";
