@@ -42,7 +42,7 @@ def server_config(doc, decrypt: bool = True) -> ServerConfig:
 		return value
 
 	kind = doc.auth_type or "none"
-	oauth = OAuthSettings(redirect_uri=redirect_uri(doc), scope=doc.oauth_scope or None) if kind == "oauth" else None
+	oauth = oauth_settings(doc, secret(doc, "oauth_client_secret")) if kind == "oauth" else None
 	return ServerConfig(
 		name=doc.name or doc.server_name,
 		transport=doc.transport_type or "http",
@@ -56,6 +56,40 @@ def server_config(doc, decrypt: bool = True) -> ServerConfig:
 		env=tuple((row.variable_name, secret(row, "variable_value")) for row in doc.environment or []),
 		token_store=MCPTokenStore(doc.name) if kind == "oauth" else None,
 	)
+
+
+def oauth_settings(doc, client_secret: str) -> OAuthSettings:
+	"""The form's OAuth fields; all but the redirect address are optional (discovery and dynamic
+	registration fill them in)."""
+	def text(fieldname: str) -> str | None:
+		return (doc.get(fieldname) or "").strip() or None
+
+	return OAuthSettings(
+		redirect_uri=redirect_uri(doc),
+		scope=text("oauth_scope"),
+		client_id=text("oauth_client_id"),
+		client_secret=client_secret or None,
+		authorization_endpoint=text("oauth_authorization_endpoint"),
+		token_endpoint=text("oauth_token_endpoint"),
+		extra_params=extra_params(text("oauth_extra_authorize_params")),
+		token_path=text("oauth_token_response_path"),
+	)
+
+
+def extra_params(text: str | None) -> tuple[tuple[str, str], ...]:
+	"""Extra Authorize Params: a JSON object of text values, e.g. {"access_type": "offline"}."""
+	if not text:
+		return ()
+	try:
+		value = frappe.parse_json(text)
+	except ValueError:
+		value = None
+	if not isinstance(value, dict) or not all(isinstance(v, str | int | bool) for v in value.values()):
+		frappe.throw(
+			_('Extra Authorize Params must be a JSON object of names and text values, e.g. {"access_type": "offline"}.'),
+			title=_("Check the MCP Server"),
+		)
+	return tuple((str(k), str(v).lower() if isinstance(v, bool) else str(v)) for k, v in value.items())
 
 
 def enabled_specs(doc) -> list[ToolSpec]:

@@ -3,15 +3,16 @@
 ``MCPTokenStore`` is the engine's TokenStore over one MCP Server: the access and refresh tokens in
 their Password fields (``oauth_access_token``, ``oauth_refresh_token``), the rest of the state (the
 registered client, the sign-in under way with its PKCE verifier) in the hidden Password field
-``oauth_state``. ``oauth_status``, ``oauth_token_expires_at`` and ``oauth_client_id`` are shown.
+``oauth_state``. ``oauth_status``, ``oauth_token_expires_at`` and what the sign-in discovered are shown.
 """
 
 from __future__ import annotations
 
 import datetime
+import json
 
 import frappe
-from frappe.utils import convert_utc_to_system_timezone, get_url
+from frappe.utils import convert_utc_to_system_timezone, get_url, now_datetime
 from frappe.utils.password import get_decrypted_password, remove_encrypted_password, set_encrypted_password
 
 from huf.ai.engine.mcp import OAuthState
@@ -46,7 +47,7 @@ class MCPTokenStore:
 	def save(self, state: OAuthState) -> None:
 		tokens = dict(state.tokens or {})
 		values = {"oauth_access_token": tokens.pop("access_token", None), "oauth_refresh_token": tokens.pop("refresh_token", None)}
-		rest = OAuthState(state.client_info, tokens or None, state.expires_at, state.pending)
+		rest = OAuthState(state.client_info, tokens or None, state.expires_at, state.pending, state.discovered)
 		values["oauth_state"] = rest.to_json()
 		shown = {}
 		for fieldname, value in values.items():
@@ -60,15 +61,31 @@ class MCPTokenStore:
 		shown.update(
 			oauth_status="Connected" if values["oauth_access_token"] else "Not Connected",
 			oauth_token_expires_at=expires or None,
-			oauth_client_id=(state.client_info or {}).get("client_id"),
+			**discovery_fields(state.discovered),
 		)
 		frappe.db.set_value("MCP Server", self.server, shown, update_modified=False)
+
+
+def discovery_fields(found: dict | None) -> dict:
+	"""The form's read-only record of what the last sign-in found on the server."""
+	if not found:
+		return {}
+	metadata = found.get("metadata") or {}
+	return {
+		"oauth_discovery_status": "Discovered" if metadata else "Not Discovered",
+		"oauth_resource_metadata_url": found.get("resource_metadata_url"),
+		"oauth_authorization_server": found.get("authorization_server") or metadata.get("issuer"),
+		"oauth_registration_endpoint": metadata.get("registration_endpoint"),
+		"oauth_client_registration_method": {"manual": "Client ID entered here", "dynamic": "Registered by Huf"}[found["registration"]],
+		"oauth_metadata_json": json.dumps(metadata, indent=1) if metadata else None,
+		"oauth_last_discovered_at": now_datetime(),
+	}
 
 
 def cleared(status: str = "Not Connected") -> dict:
 	"""The field values of a server with no tokens, no registered client and no sign-in under way.
 	Empty Password fields make Frappe delete their stored secrets when a document is saved."""
-	return dict.fromkeys(SECRET_FIELDS) | {"oauth_status": status, "oauth_token_expires_at": None, "oauth_client_id": None}
+	return dict.fromkeys(SECRET_FIELDS) | {"oauth_status": status, "oauth_token_expires_at": None}
 
 
 def clear(server: str, status: str = "Not Connected") -> None:

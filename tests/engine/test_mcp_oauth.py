@@ -134,3 +134,110 @@ def test_oauth_needs_a_token_store():
 	server = ServerConfig(name="NoStore", url="https://mcp.example/mcp", auth=Auth("oauth", oauth=OAuthSettings(CALLBACK)))
 	with pytest.raises(MCPError, match="OAuth needs a place to keep its tokens"):
 		begin_sign_in(server, POLICY)
+
+
+# --- what an admin sets by hand ---------------------------------------------------------------------
+
+PRESET_SECRET = "preset-client-secret-42"
+
+
+@pytest.fixture
+def closed():
+	"""An authorization server that registers no one: only the client an admin registered by hand."""
+	from mcp.shared.auth import OAuthClientInformationFull
+
+	served, provider = auth_server(registration=False)
+	provider.clients["huf-preset"] = OAuthClientInformationFull(
+		client_id="huf-preset",
+		client_secret=PRESET_SECRET,
+		redirect_uris=[CALLBACK],
+		token_endpoint_auth_method="client_secret_post",
+		grant_types=["authorization_code", "refresh_token"],
+		scope="mcp",
+	)
+	with served:
+		yield served, provider
+
+
+def preset_server(served, store, **settings) -> ServerConfig:
+	oauth = OAuthSettings(redirect_uri=CALLBACK, client_id="huf-preset", client_secret=PRESET_SECRET, **settings)
+	return ServerConfig(name="Closed", url=served.url + "/mcp", namespace="closed", auth=Auth("oauth", oauth=oauth), token_store=store, timeout=10)
+
+
+def follow(url: str) -> tuple[str, str]:
+	answer = httpx.get(url, follow_redirects=False)
+	assert answer.status_code == 302, answer.text
+	query = parse_qs(urlsplit(answer.headers["location"]).query)
+	return query["code"][0], query["state"][0]
+
+
+def test_a_client_registered_by_hand_signs_in_where_the_server_registers_no_one(closed):
+	served, provider = closed
+	store = MemoryStore()
+	with pytest.raises(MCPError, match="does not let Huf register itself for sign-in; enter the Client ID"):
+		begin_sign_in(oauth_server(served, MemoryStore()), POLICY)
+	url = begin_sign_in(preset_server(served, store, extra_params=(("access_type", "offline"), ("state", "forged"))), POLICY)
+	query = parse_qs(urlsplit(url).query)
+	assert query["client_id"] == ["huf-preset"] and query["access_type"] == ["offline"]
+	assert query["state"] == [store.state.pending["state"]]  # an extra parameter never replaces the flow's own
+	assert list(provider.clients) == ["huf-preset"] and store.state.client_info is None
+	assert store.state.discovered["registration"] == "manual"
+	assert store.state.discovered["metadata"]["token_endpoint"] == served.url + "/token"
+	code, state = follow(url)
+	report = finish_sign_in(preset_server(served, store), POLICY, code, state)
+	assert report.ok, report.error
+	assert report.tool_count == 12 and store.state.tokens["access_token"].startswith("at-")
+	assert PRESET_SECRET not in store.state.to_json()  # the admin's secret stays in its own field
+
+
+def test_the_sign_in_and_token_addresses_an_admin_sets_are_the_ones_used(closed):
+	served, _provider = closed
+	store = MemoryStore()
+	url = begin_sign_in(preset_server(served, store, authorization_endpoint="https://login.example/authorize?tenant=7"), POLICY)
+	assert url.startswith("https://login.example/authorize?tenant=7&")
+	wrong = preset_server(served, store, token_endpoint=served.url + "/no-such-token")
+	code, state = follow(begin_sign_in(wrong, POLICY))
+	report = finish_sign_in(wrong, POLICY, code, state)
+	assert (report.ok, report.error_kind) == (False, "sign_in") and store.state.tokens is None  # the admin's address was asked
+	assert "the sign-in failed (Token exchange failed: 404)" in report.error and "Token Endpoint" in report.error
+	nested = preset_server(served, store, token_endpoint=served.url + "/nested/token", token_path="authed_user.access_token")
+	code, state = follow(begin_sign_in(nested, POLICY))
+	report = finish_sign_in(nested, POLICY, code, state)
+	assert report.ok, report.error
+	assert store.state.tokens["access_token"].startswith("at-")
+
+
+def test_a_token_path_that_finds_nothing_says_so(closed):
+	served, _provider = closed
+	store = MemoryStore()
+	server = preset_server(served, store, token_endpoint=served.url + "/nested/token", token_path="team.access_token")
+	code, state = follow(begin_sign_in(server, POLICY))
+	report = finish_sign_in(server, POLICY, code, state)
+	assert (report.ok, report.error_kind) == (False, "sign_in")
+	assert "no access token at team.access_token" in report.error and "Token Response Path" in report.error
+
+
+@pytest.mark.parametrize(
+	("settings", "message"),
+	[
+		({"authorization_endpoint": "javascript:alert(1)"}, "sign-in address must start with https://"),
+		({"token_endpoint": "file:///etc/passwd"}, "token address must start with https://"),
+		({"token_path": "authed_user..access_token"}, "names joined by dots"),
+	],
+)
+def test_the_save_check_refuses_oauth_settings_that_cannot_work(settings, message):
+	from huf.ai.engine.mcp import check_server
+
+	oauth = OAuthSettings(redirect_uri=CALLBACK, client_id="c", **settings)
+	server = ServerConfig(name="Bad", url="https://mcp.example/mcp", auth=Auth("oauth", oauth=oauth), token_store=MemoryStore())
+	with pytest.raises(MCPError, match=message):
+		check_server(server, POLICY)
+
+
+def test_a_client_secret_without_its_client_id_is_refused():
+	from huf.ai.engine.mcp import check_server
+
+	oauth = OAuthSettings(redirect_uri=CALLBACK, client_secret="s3cret-value")
+	server = ServerConfig(name="Bad", url="https://mcp.example/mcp", auth=Auth("oauth", oauth=oauth), token_store=MemoryStore())
+	with pytest.raises(MCPError, match="client secret needs its client ID"):
+		check_server(server, POLICY)

@@ -24,12 +24,15 @@ import time
 from collections import Counter
 
 import anyio
+import httpx
 import uvicorn
 from mcp.server.auth.provider import AccessToken, AuthorizationCode, RefreshToken, construct_redirect_uri
 from mcp.server.auth.settings import AuthSettings, ClientRegistrationOptions
 from mcp.server.fastmcp import Context, FastMCP, Image
 from mcp.shared.auth import OAuthToken
 from mcp.types import EmbeddedResource, TextResourceContents, ToolAnnotations
+from starlette.responses import JSONResponse
+from starlette.routing import Route
 
 PNG = base64.b64decode(
 	"iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="
@@ -221,19 +224,31 @@ class ApproveAll:
 		return OAuthToken(access_token=access, expires_in=self.token_seconds, refresh_token=refresh, scope=" ".join(scopes))
 
 
-def auth_server(token_seconds: int = 3600) -> tuple[Served, ApproveAll]:
-	"""An MCP server behind OAuth (authorization server and resource server in one), not started."""
+def auth_server(token_seconds: int = 3600, registration: bool = True) -> tuple[Served, ApproveAll]:
+	"""An MCP server behind OAuth (authorization server and resource server in one), not started.
+	Without ``registration`` only clients put in ``provider.clients`` by hand can sign in. Besides
+	the SDK's ``/token``, ``/nested/token`` answers the same with the token inside ``authed_user``
+	(as Slack does)."""
 	sock = bound_socket()
 	base = f"http://127.0.0.1:{sock.getsockname()[1]}"
 	provider = ApproveAll(token_seconds)
 	settings = AuthSettings(
 		issuer_url=base,
 		resource_server_url=base,  # FastMCP serves the resource metadata at the root only
-		client_registration_options=ClientRegistrationOptions(enabled=True, valid_scopes=["mcp"], default_scopes=["mcp"]),
+		client_registration_options=ClientRegistrationOptions(enabled=registration, valid_scopes=["mcp"], default_scopes=["mcp"]),
 		required_scopes=["mcp"],
 	)
 	server = build("huf-oauth", auth_server_provider=provider, auth=settings)
-	return Served(server.streamable_http_app(), sock), provider
+	app = server.streamable_http_app()
+
+	async def nested_token(request):
+		async with httpx.AsyncClient(transport=httpx.ASGITransport(app), base_url=base) as client:
+			answer = await client.post("/token", content=await request.body(), headers={"content-type": request.headers["content-type"]})
+		body = answer.json()
+		return JSONResponse({"ok": True, "authed_user": body} if answer.status_code == 200 else body, status_code=answer.status_code)
+
+	app.router.routes.append(Route("/nested/token", nested_token, methods=["POST"]))
+	return Served(app, sock), provider
 
 
 if __name__ == "__main__":

@@ -37,6 +37,13 @@ class OAuthSettings:
 	redirect_uri: str
 	client_name: str = "Huf"
 	scope: str | None = None
+	# An admin's own settings, for servers that do not publish or register them (all optional):
+	client_id: str | None = None  # a client registered by hand at the server; no dynamic registration then
+	client_secret: str | None = None
+	authorization_endpoint: str | None = None
+	token_endpoint: str | None = None
+	extra_params: tuple[tuple[str, str], ...] = ()  # added to the sign-in address
+	token_path: str | None = None  # where the access token sits in a nested token answer, e.g. authed_user.access_token
 
 
 @dataclass(frozen=True)
@@ -60,6 +67,7 @@ class OAuthState:
 	tokens: dict | None = None
 	expires_at: float | None = None
 	pending: dict | None = None
+	discovered: dict | None = None  # what the last sign-in found: the authorization server's metadata, the resource's
 
 	def to_json(self) -> str:
 		return json.dumps(asdict(self))
@@ -67,7 +75,7 @@ class OAuthState:
 	@classmethod
 	def from_json(cls, text: str | None) -> OAuthState:
 		data = json.loads(text) if text else {}
-		return cls(**{key: data.get(key) for key in ("client_info", "tokens", "expires_at", "pending")})
+		return cls(**{key: data.get(key) for key in ("client_info", "tokens", "expires_at", "pending", "discovered")})
 
 
 class TokenStore(Protocol):
@@ -164,6 +172,18 @@ def _check_auth(server: ServerConfig, where: str) -> None:
 		raise MCPError(f"{where}: OAuth needs the site's redirect address.", "config")
 	if auth.kind == "oauth" and server.token_store is None:
 		raise MCPError(f"{where}: OAuth needs a place to keep its tokens.", "config")
+	if auth.kind == "oauth":
+		_check_oauth(auth.oauth, where)
+
+
+def _check_oauth(settings: OAuthSettings, where: str) -> None:
+	for label, url in (("sign-in address", settings.authorization_endpoint), ("token address", settings.token_endpoint)):
+		if url and urlsplit(url).scheme not in ("https", "http"):
+			raise MCPError(f"{where}: the OAuth {label} must start with https://, e.g. https://example.com/oauth/token.", "config")
+	if settings.client_secret and not settings.client_id:
+		raise MCPError(f"{where}: an OAuth client secret needs its client ID.", "config")
+	if settings.token_path and not all(settings.token_path.split(".")):
+		raise MCPError(f"{where}: the token response path {settings.token_path!r} must be names joined by dots, e.g. authed_user.access_token.", "config")
 
 
 def auth_headers(server: ServerConfig) -> dict[str, str]:
@@ -182,6 +202,8 @@ def auth_headers(server: ServerConfig) -> dict[str, str]:
 def secrets_of(server: ServerConfig, state: OAuthState | None = None) -> list[str]:
 	"""Every secret value ``server`` holds, longest first (so a longer one is hidden whole)."""
 	found = [server.auth.value, *(v for _n, v in server.headers), *(v for _n, v in server.env)]
+	if server.auth.oauth is not None:
+		found.append(server.auth.oauth.client_secret)
 	if state is not None:
 		found += [(state.tokens or {}).get("access_token"), (state.tokens or {}).get("refresh_token")]
 		found += [(state.client_info or {}).get("client_secret"), (state.pending or {}).get("verifier")]

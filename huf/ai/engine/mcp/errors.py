@@ -12,6 +12,7 @@ import ssl
 import sys
 
 import httpx
+from mcp.client.auth import OAuthFlowError, OAuthRegistrationError
 from mcp.shared.exceptions import McpError
 from mcp.types import CONNECTION_CLOSED
 from pydantic import ValidationError
@@ -39,13 +40,24 @@ def describe(error: BaseException, server: ServerConfig, secrets: list[str], tim
 async def expect_mcp(response: httpx.Response) -> None:
 	"""httpx response hook: MCP answers are JSON or an event stream (or empty). Anything else, such as
 	a web page, fails the connection at once; the SDK's SSE transport would wait on it forever. A
-	404 before there is a session is a wrong address (the SDK takes every 404 for an expired session)."""
+	404 before there is a session is a wrong address (the SDK takes every 404 for an expired session).
+	Only MCP's own requests are judged: the OAuth ones (discovery, registration, tokens) say their
+	own errors."""
 	request = response.request
+	if not _is_mcp(request):
+		return
 	if response.status_code == 404 and request.method == "POST" and "mcp-session-id" not in request.headers:
 		raise httpx.HTTPStatusError("404", request=request, response=response)
 	kind = response.headers.get("content-type", "").split(";")[0].strip()
 	if 200 <= response.status_code < 300 and response.status_code not in (202, 204) and not kind.endswith(("json", "event-stream")):
 		raise MCPError(f"{NOT_MCP} (it sent {kind or 'no content type'}).", "not_mcp")
+
+
+def _is_mcp(request: httpx.Request) -> bool:
+	"""A JSON-RPC message, or the event stream an MCP session listens on."""
+	if request.method == "GET":
+		return "text/event-stream" in request.headers.get("accept", "")
+	return request.method == "POST" and b'"jsonrpc"' in request.content[:200]
 
 
 def root_cause(error: BaseException) -> BaseException:
@@ -60,6 +72,10 @@ def root_cause(error: BaseException) -> BaseException:
 def _words(error: BaseException, server: ServerConfig, timeout: float | None) -> tuple[str, str]:
 	host = httpx.URL(server.url).host if server.url else server.command
 	chain = _chain(error)
+	if isinstance(error, OAuthRegistrationError):
+		return "does not let Huf register itself for sign-in; enter the Client ID (and Client Secret) of a client registered at the server.", "sign_in"
+	if isinstance(error, OAuthFlowError):
+		return f"the sign-in failed ({error}); check the Client ID, Client Secret and Token Endpoint, then sign in again.", "sign_in"
 	if isinstance(error, SafeHTTPError):
 		return str(error), GUARD_KINDS.get(error.kind, error.kind)
 	if isinstance(error, httpx.HTTPStatusError):

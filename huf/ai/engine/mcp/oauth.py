@@ -18,11 +18,13 @@ Only ``_perform_authorization`` is overridden (mcp is pinned below 1.13 for it).
 
 from __future__ import annotations
 
+import json
 import logging
 import secrets
 import time
 from urllib.parse import urlencode, urljoin
 
+import httpx
 from mcp.client.auth import OAuthClientProvider, PKCEParameters
 from mcp.shared.auth import OAuthClientInformationFull, OAuthClientMetadata, OAuthToken
 
@@ -69,14 +71,67 @@ class StateStorage:
 
 
 class Provider(OAuthClientProvider):
+	"""The SDK's provider, plus what an admin may set by hand (``OAuthSettings``): a client registered
+	at the server, the sign-in and token addresses, extra sign-in parameters, a nested token answer."""
+
 	def __init__(self, server: ServerConfig, storage: StateStorage, mode: str = "connect", code: str | None = None):
 		settings = server.auth.oauth
 		metadata = OAuthClientMetadata(client_name=settings.client_name, redirect_uris=[settings.redirect_uri], scope=settings.scope)
 		super().__init__(server.url, metadata, storage, redirect_handler=_never, callback_handler=_never)
 		self.context.token_expiry_time = None if storage.fresh else storage.state.expires_at
-		self.server, self.storage, self.mode, self.code = server, storage, mode, code
+		self.server, self.settings, self.storage, self.mode, self.code = server, settings, storage, mode, code
+		self.resource_metadata_url: str | None = None
+
+	async def _discover_protected_resource(self, init_response: httpx.Response) -> httpx.Request:
+		request = await super()._discover_protected_resource(init_response)
+		self.resource_metadata_url = str(request.url)
+		return request
+
+	async def _initialize(self) -> None:
+		await super()._initialize()
+		preset, info = self.settings.client_id, self.context.client_info
+		if preset and (info is None or info.client_id != preset):  # the admin's client, not a registered one
+			self.context.client_info = OAuthClientInformationFull(
+				client_id=preset,
+				client_secret=self.settings.client_secret or None,
+				token_endpoint_auth_method="client_secret_post" if self.settings.client_secret else "none",
+				**self.context.client_metadata.model_dump(exclude={"token_endpoint_auth_method"}),
+			)
+
+	async def _exchange_token(self, auth_code: str, code_verifier: str) -> httpx.Request:
+		return self._to_token_endpoint(await super()._exchange_token(auth_code, code_verifier))
+
+	async def _refresh_token(self) -> httpx.Request:
+		return self._to_token_endpoint(await super()._refresh_token())
+
+	def _to_token_endpoint(self, request: httpx.Request) -> httpx.Request:
+		if not self.settings.token_endpoint:
+			return request
+		headers = {k: v for k, v in request.headers.items() if k.lower() != "host"}  # httpx sets the new host's
+		return httpx.Request(request.method, self.settings.token_endpoint, content=request.content, headers=headers)
+
+	async def _handle_token_response(self, response: httpx.Response) -> None:
+		await super()._handle_token_response(await self._unnested(response))
+
+	async def _handle_refresh_response(self, response: httpx.Response) -> bool:
+		return await super()._handle_refresh_response(await self._unnested(response))
+
+	async def _unnested(self, response: httpx.Response) -> httpx.Response:
+		"""A token answer with the token at ``token_path`` (e.g. Slack's authed_user.access_token),
+		as the SDK reads one: the object that holds ``access_token``, or the token alone."""
+		if not self.settings.token_path or response.status_code != 200:
+			return response
+		found = json.loads(await response.aread())
+		for part in self.settings.token_path.split("."):
+			found = found.get(part) if isinstance(found, dict) else None
+		if isinstance(found, str):
+			found = {"access_token": found, "token_type": "Bearer"}
+		if not isinstance(found, dict) or not found.get("access_token"):
+			raise MCPError(f"the token answer has no access token at {self.settings.token_path}; check Token Response Path.", "sign_in")
+		return httpx.Response(200, json={**found, "token_type": "Bearer"}, request=response.request)
 
 	async def _perform_authorization(self) -> tuple[str, str]:
+		self._remember_discovery()
 		if self.mode == "finish":  # once: the session then goes on as any other
 			self.mode = "connect"
 			return self.code, self.storage.state.pending["verifier"]
@@ -87,12 +142,25 @@ class Provider(OAuthClientProvider):
 		self.storage.dirty = True
 		raise Redirect(self._authorization_url(pkce.code_challenge, state))
 
-	def _authorization_url(self, challenge: str, state: str) -> str:
-		"""As the SDK's own step builds it (endpoint from the metadata, RFC 8707 resource, scope)."""
+	def _remember_discovery(self) -> None:
+		"""What the server published about its sign-in, for the MCP Server form (nothing secret)."""
 		context = self.context
-		endpoint = context.oauth_metadata and context.oauth_metadata.authorization_endpoint
+		self.storage.state.discovered = {
+			"resource_metadata_url": self.resource_metadata_url,
+			"authorization_server": context.auth_server_url,
+			"metadata": context.oauth_metadata and context.oauth_metadata.model_dump(mode="json", exclude_none=True),
+			"registration": "manual" if self.settings.client_id else "dynamic",
+		}
+		self.storage.dirty = True
+
+	def _authorization_url(self, challenge: str, state: str) -> str:
+		"""As the SDK's own step builds it (endpoint from the metadata, RFC 8707 resource, scope), with
+		the admin's endpoint and extra parameters (which never replace the ones the flow needs)."""
+		context = self.context
+		endpoint = self.settings.authorization_endpoint or (context.oauth_metadata and context.oauth_metadata.authorization_endpoint)
 		endpoint = str(endpoint) if endpoint else urljoin(context.get_authorization_base_url(context.server_url), "/authorize")
 		params = {
+			**dict(self.settings.extra_params),
 			"response_type": "code",
 			"client_id": context.client_info.client_id,
 			"redirect_uri": str(context.client_metadata.redirect_uris[0]),
@@ -104,7 +172,7 @@ class Provider(OAuthClientProvider):
 			params["resource"] = context.get_resource_url()
 		if context.client_metadata.scope:
 			params["scope"] = context.client_metadata.scope
-		return f"{endpoint}?{urlencode(params)}"
+		return f"{endpoint}{'&' if '?' in endpoint else '?'}{urlencode(params)}"
 
 
 def check_callback(server: ServerConfig, state: OAuthState, returned_state: str, code: str) -> None:

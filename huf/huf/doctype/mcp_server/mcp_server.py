@@ -13,7 +13,7 @@ from huf.ai.engine.mcp import MCPError, check_server, list_tools, test_connectio
 from huf.ai.outbound import check_address
 
 STDIO_ROLE = "Huf Manager"
-DESTINATION = ("transport_type", "server_url", "command", "command_args")  # where the secrets go
+DESTINATION = ("transport_type", "server_url", "command", "command_args", "oauth_token_endpoint")  # where the secrets go
 
 
 class MCPServer(Document):
@@ -87,6 +87,8 @@ class MCPServer(Document):
 			frappe.throw(str(error), title=_("Check the MCP Server"))
 		if self.transport_type != "stdio" and (self.is_new() or self.has_value_changed("server_url")):
 			check_address(self.server_url.strip(), _("The Server URL of MCP server {0}").format(frappe.bold(self.server_name)), _("MCP requests and the server's credentials"))
+		if self.auth_type == "oauth" and self.oauth_token_endpoint and (self.is_new() or self.has_value_changed("oauth_token_endpoint")):
+			check_address(self.oauth_token_endpoint.strip(), _("The Token Endpoint of MCP server {0}").format(frappe.bold(self.server_name)), _("the sign-in's client secret and codes"))
 		if self.auto_sync_interval is not None and self.auto_sync_interval < 1 and self.enable_auto_sync:
 			frappe.throw(_("Sync Interval (Hours) must be at least 1, e.g. 24."), title=_("Invalid Sync Interval"))
 		self.forget_secrets_when_the_address_changes()
@@ -109,8 +111,7 @@ class MCPServer(Document):
 			doc.set(fieldname, None)  # Frappe deletes the stored value when the field is empty
 		signed_in = any(self.get(f) for f in mcp_tokens.SECRET_FIELDS)
 		if signed_in:
-			kept = ("oauth_client_id",) if self.has_value_changed("oauth_client_id") else ()  # typed in this save
-			self.update({f: v for f, v in mcp_tokens.cleared().items() if f not in kept})
+			self.update(mcp_tokens.cleared())
 		if stored or signed_in:
 			frappe.msgprint(
 				_("The stored key, header values and sign-in of {0} were removed because its address changed. Enter them again to use this server.").format(
