@@ -1,5 +1,5 @@
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { cleanup, render, screen } from "@testing-library/react";
+import { cleanup, render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { MemoryRouter, Route, Routes } from "react-router";
 import { afterEach, describe, expect, it, vi } from "vitest";
@@ -101,5 +101,104 @@ describe("McpServerPage", () => {
 		await user.click(await screen.findByRole("button", { name: "Sign in" }));
 		expect(calls.at(-1)).toEqual({ method: "huf.ai.mcp_oauth.begin_mcp_sign_in", args: { server_name: "docs" } });
 		expect(open).toHaveBeenCalledWith("https://auth.example.com/authorize?x=1", "_blank", "noopener");
+	});
+
+	it("shows a program's environment variables, keeps a saved value hidden, and saves new and changed rows", async () => {
+		const user = userEvent.setup();
+		doc = { name: "files", server_name: "files", transport_type: "stdio", command: "/usr/local/bin/files-mcp", auth_type: "none", enabled: 1, timeout_seconds: 30, environment: [{ name: "env-1", variable_name: "API_TOKEN", variable_value: "*****" }], tools: [], modified: "1" };
+		renderPage("files");
+		expect(((await screen.findByLabelText("Variable name 1")) as HTMLInputElement).value).toBe("API_TOKEN");
+		const kept = screen.getByLabelText("Value 1") as HTMLInputElement;
+		expect(kept.value).toBe("");
+		expect(kept.placeholder).toMatch(/Saved \(hidden\)/);
+		await user.click(screen.getByRole("button", { name: "Add a variable" }));
+		await user.type(screen.getByLabelText("Variable name 2"), "1BAD");
+		await user.type(screen.getByLabelText("Value 2"), "secret-2");
+		await user.click(screen.getByRole("button", { name: "Save" }));
+		expect(screen.getByText(/1BAD can't be a variable name/)).toBeTruthy();
+		expect(saved).toHaveLength(0);
+		await user.clear(screen.getByLabelText("Variable name 2"));
+		await user.type(screen.getByLabelText("Variable name 2"), "REGION");
+		await user.click(screen.getByRole("button", { name: "Save" }));
+		expect(saved[0]?.environment).toEqual([
+			{ name: "env-1", variable_name: "API_TOKEN", variable_value: "*****" },
+			{ variable_name: "REGION", variable_value: "secret-2" },
+		]);
+	});
+
+	it("asks for a whole number of hours of at least 1 before refreshing the tool list automatically", async () => {
+		const user = userEvent.setup();
+		renderPage("new");
+		await user.type(screen.getByLabelText("Name"), "docs");
+		await user.type(screen.getByLabelText("Address"), "https://mcp.example.com/mcp");
+		expect(screen.queryByLabelText("Fetch the tool list every (hours)")).toBeNull();
+		await user.click(screen.getByLabelText("Fetch the server's tool list again now and then"));
+		const hours = screen.getByLabelText("Fetch the tool list every (hours)");
+		await user.clear(hours);
+		await user.type(hours, "0");
+		await user.click(screen.getByRole("button", { name: "Save" }));
+		expect(screen.getByText("Use a whole number of hours, at least 1, e.g. 24.")).toBeTruthy();
+		expect(saved).toHaveLength(0);
+		await user.clear(hours);
+		await user.type(hours, "6");
+		await user.click(screen.getByRole("button", { name: "Save" }));
+		expect(saved[0]).toMatchObject({ enable_auto_sync: 1, auto_sync_interval: 6 });
+	});
+
+	it("saves the advanced sign-in settings, checking the extra settings are JSON with text values", async () => {
+		const user = userEvent.setup();
+		doc = { name: "docs", server_name: "docs", transport_type: "http", server_url: "https://mcp.example.com/mcp", auth_type: "oauth", oauth_status: "Not Connected", oauth_client_secret: "*****", enabled: 1, timeout_seconds: 30, tools: [], modified: "1" };
+		renderPage("docs");
+		const toggle = await screen.findByRole("button", { name: /Advanced sign-in settings/ });
+		expect(toggle.getAttribute("aria-expanded")).toBe("false");
+		expect(screen.queryByLabelText("Client ID")).toBeNull();
+		await user.click(toggle);
+		expect(toggle.getAttribute("aria-expanded")).toBe("true");
+		expect((screen.getByLabelText("Client secret") as HTMLInputElement).placeholder).toMatch(/Saved \(hidden\)/);
+		await user.type(screen.getByLabelText("Permissions to ask for"), "read write");
+		await user.type(screen.getByLabelText("Client ID"), "huf-app");
+		await user.type(screen.getByLabelText("Sign-in page address"), "https://auth.example.com/authorize");
+		await user.type(screen.getByLabelText("Token address"), "https://auth.example.com/token");
+		await user.type(screen.getByLabelText("Return address after sign-in"), "https://huf.example.com/back");
+		await user.type(screen.getByLabelText("Where the token is in the service's reply"), "authed_user.access_token");
+		const extra = screen.getByLabelText("Extra settings for the sign-in page");
+		await user.click(extra);
+		await user.paste('{"prompt": 1}');
+		await user.click(screen.getByRole("button", { name: "Save" }));
+		expect(screen.getByText(/needs a name and a text value in quotes/)).toBeTruthy();
+		expect(saved).toHaveLength(0);
+		await user.clear(extra);
+		await user.click(extra);
+		await user.paste('{"access_type": "offline"}');
+		await user.click(screen.getByRole("button", { name: "Save" }));
+		expect(saved[0]).toMatchObject({
+			oauth_scope: "read write",
+			oauth_client_id: "huf-app",
+			oauth_client_secret: "*****",
+			oauth_authorization_endpoint: "https://auth.example.com/authorize",
+			oauth_token_endpoint: "https://auth.example.com/token",
+			oauth_extra_authorize_params: '{"access_type": "offline"}',
+			oauth_redirect_uri: "https://huf.example.com/back",
+			oauth_token_response_path: "authed_user.access_token",
+		});
+	});
+
+	it("disconnects a signed-in server only after the person confirms, then shows it signed out", async () => {
+		const user = userEvent.setup();
+		doc = { name: "docs", server_name: "docs", transport_type: "http", server_url: "https://mcp.example.com/mcp", auth_type: "oauth", oauth_status: "Connected", oauth_client_id: "registered-1", enabled: 1, timeout_seconds: 30, tools: [], modified: "1" };
+		replies["huf.ai.mcp_oauth.disconnect_mcp_server"] = { oauth_status: "Not Connected" };
+		renderPage("docs");
+		await user.click(await screen.findByRole("button", { name: "Disconnect" }));
+		const confirm = screen.getByRole("alertdialog");
+		await user.click(screen.getByRole("button", { name: "Stay signed in" }));
+		expect(confirm.isConnected).toBe(false);
+		expect(calls).toHaveLength(0);
+		await user.click(screen.getByRole("button", { name: "Disconnect" }));
+		doc = { ...doc, oauth_status: "Not Connected", oauth_client_id: null };
+		await user.click(within(screen.getByRole("alertdialog")).getByRole("button", { name: "Disconnect" }));
+		expect(calls).toEqual([{ method: "huf.ai.mcp_oauth.disconnect_mcp_server", args: { server_name: "docs" } }]);
+		expect(await screen.findByText("Not signed in")).toBeTruthy();
+		expect(screen.queryByRole("button", { name: "Disconnect" })).toBeNull();
+		expect(screen.queryByText("Unsaved changes")).toBeNull();
 	});
 });

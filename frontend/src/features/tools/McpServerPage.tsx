@@ -1,19 +1,26 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { LogIn, PlugZap, RefreshCw } from "lucide-react";
-import { useMemo, useState } from "react";
+import { ChevronDown, ChevronRight, LogIn, LogOut, PlugZap, RefreshCw } from "lucide-react";
+import { useId, useMemo, useState } from "react";
 import { useNavigate, useParams } from "react-router";
 import { Button } from "../../components/ui/button";
 import { Checkbox, Field, Input, Select, Textarea } from "../../components/ui/field";
 import { EditorHeader, Section } from "../../components/ui/section";
 import { ErrorNote, Loading, StatusBadge } from "../../components/ui/status";
 import { ApiError, getDoc, saveDoc } from "../../lib/api";
-import { CONNECTIONS, emptyServer, serverFieldOfServerError, serverFromDoc, serverToDoc, SIGN_INS, startSignIn, syncSummary, syncTools, testConnection, validateServer, type McpDraft, type McpErrors, type ServerTool } from "./mcp";
+import { CONNECTIONS, emptyServer, serverFieldOfServerError, serverFromDoc, serverToDoc, SIGN_INS, signOut, startSignIn, syncSummary, syncTools, testConnection, validateServer, type McpDraft, type McpErrors, type OAuthText, type ServerTool } from "./mcp";
 import { SecretInput } from "./SecretInput";
-import { SecretRows } from "./RowsEditors";
+import { SecretRows, type SecretRow } from "./RowsEditors";
 
 /** What Huf forgets when a server is pointed elsewhere (huf/huf/doctype/mcp_server/mcp_server.py). */
 const ADDRESS_CHANGE = "Changing it removes the saved key, the headers' values and the sign-in, unless you enter new ones before saving.";
 const PROGRAM_CHANGE = "Changing the program or its arguments removes the saved environment values, unless you enter new ones before saving.";
+const VARIABLE_WORDS = { keyLabel: "Variable name", example: "e.g. GITHUB_TOKEN", add: "Add a variable" };
+
+/** A saved row's masked value by row name, for SecretRows to show as kept. */
+const savedValues = (rows: SecretRow[]) => new Map(rows.map((row) => [row.name ?? "", row.value]));
+/** A number field's text and back; empty is NaN, which the form's checks turn into an error. */
+const numberText = (value: number) => (Number.isNaN(value) ? "" : String(value));
+const numberOf = (text: string) => (text === "" ? Number.NaN : Number(text));
 
 export default function McpServerPage() {
 	const { name = "new" } = useParams();
@@ -41,7 +48,7 @@ function ServerForm({ isNew, initial, synced, onSynced, saved, onSaved }: Server
 		setErrors(({ [key]: _, ...rest }) => rest);
 	};
 	const dirty = JSON.stringify(draft) !== JSON.stringify(initial);
-	const savedHeaders = useMemo(() => new Map(initial.custom_headers.map((row) => [row.name ?? "", row.value])), [initial]);
+	const savedSecrets = useMemo(() => ({ headers: savedValues(initial.custom_headers), variables: savedValues(initial.environment) }), [initial]);
 	const reload = (doc: Record<string, unknown>) => {
 		queryClient.setQueryData(["mcp-server", String(doc.name)], doc);
 		return queryClient.invalidateQueries({ queryKey: ["mcp-servers"] });
@@ -121,11 +128,18 @@ function ServerForm({ isNew, initial, synced, onSynced, saved, onSaved }: Server
 							<Field label="Program arguments" hint="One per line.">
 								{(props) => <Textarea rows={2} className="font-mono" value={draft.command_args} onChange={(e) => set("command_args", e.target.value)} {...props} />}
 							</Field>
+							<SecretRows label="Environment variables (the program gets only these, besides PATH)" rows={draft.environment} saved={savedSecrets.variables} error={errors.environment} disabled={false} words={VARIABLE_WORDS} onChange={(rows) => set("environment", rows)} />
 						</>
 					)}
 					<Field label="Time limit (seconds)" error={errors.timeout_seconds} hint="How long to wait for the server on each call.">
-						{(props) => <Input type="number" min={1} value={Number.isNaN(draft.timeout_seconds) ? "" : String(draft.timeout_seconds)} onChange={(e) => set("timeout_seconds", e.target.value === "" ? Number.NaN : Number(e.target.value))} {...props} />}
+						{(props) => <Input type="number" min={1} value={numberText(draft.timeout_seconds)} onChange={(e) => set("timeout_seconds", numberOf(e.target.value))} {...props} />}
 					</Field>
+					<Checkbox label="Fetch the server's tool list again now and then" checked={Boolean(draft.enable_auto_sync)} onChange={(e) => set("enable_auto_sync", e.target.checked ? 1 : 0)} />
+					{draft.enable_auto_sync ? (
+						<Field label="Fetch the tool list every (hours)" error={errors.auto_sync_interval} hint="e.g. 24 for once a day. New tools arrive switched on; tools no longer offered are switched off.">
+							{(props) => <Input type="number" min={1} step={1} value={numberText(draft.auto_sync_interval)} onChange={(e) => set("auto_sync_interval", numberOf(e.target.value))} {...props} />}
+						</Field>
+					) : null}
 				</Section>
 
 				{web ? (
@@ -149,8 +163,17 @@ function ServerForm({ isNew, initial, synced, onSynced, saved, onSaved }: Server
 								{(props) => <SecretInput value={draft.auth_header_value} saved={initial.auth_header_value} onChange={(value) => set("auth_header_value", value)} {...props} />}
 							</Field>
 						) : null}
-						{draft.auth_type === "oauth" ? <SignIn server={isNew ? null : initial.server_name} status={initial.oauth_status} dirty={dirty} /> : null}
-						<SecretRows label="Extra headers" rows={draft.custom_headers} saved={savedHeaders} error={errors.custom_headers} disabled={false} onChange={(rows) => set("custom_headers", rows)} />
+						{draft.auth_type === "oauth" ? (
+							<>
+								<SignIn server={isNew ? null : initial.server_name} status={initial.oauth_status} dirty={dirty} onSignedOut={async () => {
+									const doc = await getDoc<Record<string, unknown>>("MCP Server", initial.server_name);
+									await reload(doc);
+									setDraft(serverFromDoc(doc)); // signing out also forgets the client ID Huf registered
+								}} />
+								<AdvancedSignIn draft={draft} saved={initial.oauth_client_secret} errors={errors} set={set} />
+							</>
+						) : null}
+						<SecretRows label="Extra headers" rows={draft.custom_headers} saved={savedSecrets.headers} error={errors.custom_headers} disabled={false} onChange={(rows) => set("custom_headers", rows)} />
 					</Section>
 				) : null}
 
@@ -163,18 +186,83 @@ function ServerForm({ isNew, initial, synced, onSynced, saved, onSaved }: Server
 	);
 }
 
-function SignIn({ server, status, dirty }: { server: string | null; status: string; dirty: boolean }) {
+type SignInProps = { server: string | null; status: string; dirty: boolean; onSignedOut: () => Promise<unknown> };
+
+/** Sign in with the service, or (once signed in) disconnect after saying what that means. */
+function SignIn({ server, status, dirty, onSignedOut }: SignInProps) {
+	const [confirming, setConfirming] = useState(false);
+	const questionId = useId();
 	const start = useMutation({ mutationFn: () => startSignIn(server ?? ""), onSuccess: ({ authorization_url }) => window.open(authorization_url, "_blank", "noopener") });
+	const stop = useMutation({
+		mutationFn: async () => {
+			await signOut(server ?? "");
+			await onSignedOut();
+		},
+		onSettled: () => setConfirming(false),
+	});
 	return (
 		<div className="grid gap-2">
 			<p className="text-sm">
 				Signed in: <StatusBadge status={status === "Connected" ? "Ready" : status === "Failed" ? "Failed" : "Not signed in"} />
 			</p>
-			<Button variant="outline" className="justify-self-start" disabled={!server || dirty || start.isPending} onClick={() => start.mutate()}>
-				<LogIn className="h-4 w-4" aria-hidden /> Sign in
-			</Button>
+			<div className="flex flex-wrap gap-2">
+				<Button variant="outline" disabled={!server || dirty || start.isPending} onClick={() => start.mutate()}>
+					<LogIn className="h-4 w-4" aria-hidden /> Sign in
+				</Button>
+				{status === "Connected" && !confirming ? (
+					<Button variant="outline" disabled={!server || dirty} onClick={() => setConfirming(true)}>
+						<LogOut className="h-4 w-4" aria-hidden /> Disconnect
+					</Button>
+				) : null}
+			</div>
+			{confirming ? (
+				<div role="alertdialog" aria-labelledby={questionId} className="flex flex-wrap items-center gap-2 rounded-md border border-red-200 bg-red-50 p-3 text-sm">
+					<p id={questionId} className="flex-1">Disconnect from the service? Huf forgets the sign-in, and agents can't use this server's tools until someone signs in again.</p>
+					<Button size="sm" variant="danger" disabled={stop.isPending} onClick={() => stop.mutate()}>{stop.isPending ? "Disconnecting…" : "Disconnect"}</Button>
+					<Button size="sm" variant="outline" autoFocus onClick={() => setConfirming(false)}>Stay signed in</Button>
+				</div>
+			) : null}
 			<p className="text-xs text-slate-500">{!server || dirty ? "Save first, then sign in." : "Opens the service's sign-in page in a new tab. Come back and test the connection when done."}</p>
 			{start.isError ? <ErrorNote error={start.error} /> : null}
+			{stop.isError ? <ErrorNote error={stop.error} /> : null}
+		</div>
+	);
+}
+
+type AdvancedSignInProps = { draft: McpDraft; saved: string; errors: McpErrors; set: <K extends keyof McpDraft>(key: K, value: McpDraft[K]) => void };
+
+/** What most services don't need: closed until opened, or until one of its fields needs attention. */
+function AdvancedSignIn({ draft, saved, errors, set }: AdvancedSignInProps) {
+	const [open, setOpen] = useState(false);
+	const panelId = useId();
+	const shown = open || Boolean(errors.oauth_extra_authorize_params);
+	const text = (key: Exclude<OAuthText, "oauth_extra_authorize_params">, label: string, hint: string, placeholder = "") => (
+		<Field label={label} error={errors[key]} hint={hint}>
+			{(props) => <Input value={draft[key]} placeholder={placeholder} onChange={(e) => set(key, e.target.value)} {...props} />}
+		</Field>
+	);
+	return (
+		<div className="grid gap-3">
+			<Button variant="ghost" size="sm" className="justify-self-start" aria-expanded={shown} aria-controls={shown ? panelId : undefined} onClick={() => setOpen(!shown)}>
+				{shown ? <ChevronDown className="h-4 w-4" aria-hidden /> : <ChevronRight className="h-4 w-4" aria-hidden />} Advanced sign-in settings
+			</Button>
+			{shown ? (
+				<div id={panelId} className="grid gap-4 border-l-2 border-slate-200 pl-4">
+					<p className="text-xs text-slate-500">Most services need none of these. Fill them in only when the service's instructions ask for them.</p>
+					{text("oauth_scope", "Permissions to ask for", "Separated by spaces, e.g. read write. Leave blank for the service's usual ones.")}
+					{text("oauth_client_id", "Client ID", "Leave blank when the server lets Huf register itself.")}
+					<Field label="Client secret" error={errors.oauth_client_secret} hint="Leave blank when the server lets Huf register itself. Stored encrypted; never shown again after saving.">
+						{(props) => <SecretInput value={draft.oauth_client_secret} saved={saved} onChange={(value) => set("oauth_client_secret", value)} {...props} />}
+					</Field>
+					{text("oauth_authorization_endpoint", "Sign-in page address", "Leave blank when the server publishes them.", "https://example.com/oauth/authorize")}
+					{text("oauth_token_endpoint", "Token address", "Leave blank when the server publishes them.", "https://example.com/oauth/token")}
+					<Field label="Extra settings for the sign-in page" error={errors.oauth_extra_authorize_params} hint={'As JSON with text values, e.g. {"access_type": "offline"}. Added to the sign-in page\'s address.'}>
+						{(props) => <Textarea rows={2} className="font-mono" value={draft.oauth_extra_authorize_params} onChange={(e) => set("oauth_extra_authorize_params", e.target.value)} {...props} />}
+					</Field>
+					{text("oauth_redirect_uri", "Return address after sign-in", "Leave blank to use this site's own sign-in return address.")}
+					{text("oauth_token_response_path", "Where the token is in the service's reply", "Only when the service nests it, e.g. authed_user.access_token. Leave blank otherwise.")}
+				</div>
+			) : null}
 		</div>
 	);
 }

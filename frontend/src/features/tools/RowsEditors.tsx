@@ -4,19 +4,23 @@ import { Checkbox, Input, Select } from "../../components/ui/field";
 import { PARAM_TYPES, type ParamRow } from "./rules";
 import { SecretInput } from "./SecretInput";
 
-/** Name/value rows whose values are secrets (a tool's or a server's extra headers). */
+/** Name/value rows whose values are secrets (a tool's or a server's extra headers, a program's environment). */
 export type SecretRow = { name?: string; key: string; value: string };
 
-type SecretRowsProps = { label: string; rows: SecretRow[]; saved: Map<string, string>; error?: string | undefined; disabled: boolean; keyLabel?: string; onChange: (rows: SecretRow[]) => void };
+/** What one kind of row is called: headers unless told otherwise. */
+type RowWords = { keyLabel: string; example: string; add: string };
+const HEADER_WORDS: RowWords = { keyLabel: "Header name", example: "e.g. Authorization", add: "Add a header" };
 
-export function SecretRows({ label, rows, saved, error, disabled, keyLabel = "Header name", onChange }: SecretRowsProps) {
+type SecretRowsProps = { label: string; rows: SecretRow[]; saved: Map<string, string>; error?: string | undefined; disabled: boolean; words?: RowWords; onChange: (rows: SecretRow[]) => void };
+
+export function SecretRows({ label, rows, saved, error, disabled, words = HEADER_WORDS, onChange }: SecretRowsProps) {
 	const change = (index: number, patch: Partial<SecretRow>) => onChange(rows.map((row, i) => (i === index ? { ...row, ...patch } : row)));
 	return (
 		<fieldset className="grid gap-2" disabled={disabled}>
 			<legend className="text-sm font-medium text-slate-800">{label}</legend>
 			{rows.map((row, index) => (
 				<div key={row.name ?? `new-${index}`} className="flex gap-2">
-					<Input aria-label={`${keyLabel} ${index + 1}`} placeholder="e.g. Authorization" value={row.key} onChange={(e) => change(index, { key: e.target.value })} />
+					<Input aria-label={`${words.keyLabel} ${index + 1}`} placeholder={words.example} value={row.key} onChange={(e) => change(index, { key: e.target.value })} />
 					<SecretInput aria-label={`Value ${index + 1}`} value={row.value} saved={(row.name && saved.get(row.name)) || ""} onChange={(value) => change(index, { value })} />
 					<Button variant="ghost" size="icon" aria-label={`Remove ${row.key || `row ${index + 1}`}`} onClick={() => onChange(rows.filter((_, i) => i !== index))}>
 						<X className="h-4 w-4" aria-hidden />
@@ -26,7 +30,7 @@ export function SecretRows({ label, rows, saved, error, disabled, keyLabel = "He
 			{error ? <p className="text-sm text-red-600">{error}</p> : null}
 			<p className="text-xs text-slate-500">Values are stored encrypted and never shown again after saving.</p>
 			<Button variant="outline" size="sm" className="justify-self-start" onClick={() => onChange([...rows, { key: "", value: "" }])}>
-				<Plus className="h-4 w-4" aria-hidden /> Add a header
+				<Plus className="h-4 w-4" aria-hidden /> {words.add}
 			</Button>
 		</fieldset>
 	);

@@ -13,11 +13,22 @@ export type McpDraft = {
 	server_url: string;
 	command: string;
 	command_args: string;
+	environment: SecretRow[];
 	auth_type: "none" | "api_key" | "bearer_token" | "custom_header" | "oauth";
 	auth_header_name: string;
 	auth_header_value: string;
 	custom_headers: SecretRow[];
+	oauth_scope: string;
+	oauth_client_id: string;
+	oauth_client_secret: string;
+	oauth_authorization_endpoint: string;
+	oauth_token_endpoint: string;
+	oauth_extra_authorize_params: string;
+	oauth_redirect_uri: string;
+	oauth_token_response_path: string;
 	timeout_seconds: number;
+	enable_auto_sync: 0 | 1;
+	auto_sync_interval: number;
 	tools: ServerTool[];
 	oauth_status: string;
 	last_sync: string;
@@ -40,8 +51,13 @@ export const SIGN_INS: { value: McpDraft["auth_type"]; label: string }[] = [
 	{ value: "oauth", label: "Sign in with the service (OAuth)" },
 ];
 
+/** The advanced sign-in settings: plain text fields, saved as typed (the client secret is apart). */
+const OAUTH_TEXT = ["oauth_scope", "oauth_client_id", "oauth_authorization_endpoint", "oauth_token_endpoint", "oauth_extra_authorize_params", "oauth_redirect_uri", "oauth_token_response_path"] as const;
+export type OAuthText = (typeof OAUTH_TEXT)[number];
+const oauthText = (value: (field: OAuthText) => string) => Object.fromEntries(OAUTH_TEXT.map((field) => [field, value(field)])) as Record<OAuthText, string>;
+
 export function emptyServer(): McpDraft {
-	return { server_name: "", description: "", enabled: 1, transport_type: "http", server_url: "", command: "", command_args: "", auth_type: "none", auth_header_name: "", auth_header_value: "", custom_headers: [], timeout_seconds: 30, tools: [], oauth_status: "Not Connected", last_sync: "" };
+	return { server_name: "", description: "", enabled: 1, transport_type: "http", server_url: "", command: "", command_args: "", environment: [], auth_type: "none", auth_header_name: "", auth_header_value: "", custom_headers: [], ...oauthText(() => ""), oauth_client_secret: "", timeout_seconds: 30, enable_auto_sync: 0, auto_sync_interval: 24, tools: [], oauth_status: "Not Connected", last_sync: "" };
 }
 
 const text = (value: unknown) => (typeof value === "string" ? value : "");
@@ -57,11 +73,16 @@ export function serverFromDoc(doc: Record<string, unknown>): McpDraft {
 		server_url: text(doc.server_url),
 		command: text(doc.command),
 		command_args: text(doc.command_args),
+		environment: rows("environment").map((row) => ({ name: text(row.name), key: text(row.variable_name), value: text(row.variable_value) })),
 		auth_type: (text(doc.auth_type) || empty.auth_type) as McpDraft["auth_type"],
 		auth_header_name: text(doc.auth_header_name),
 		auth_header_value: text(doc.auth_header_value),
 		custom_headers: rows("custom_headers").map((row) => ({ name: text(row.name), key: text(row.header_name), value: text(row.header_value) })),
+		...oauthText((field) => text(doc[field])),
+		oauth_client_secret: text(doc.oauth_client_secret),
 		timeout_seconds: typeof doc.timeout_seconds === "number" ? doc.timeout_seconds : empty.timeout_seconds,
+		enable_auto_sync: doc.enable_auto_sync ? 1 : 0,
+		auto_sync_interval: typeof doc.auto_sync_interval === "number" ? doc.auto_sync_interval : empty.auto_sync_interval,
 		tools: rows("tools").map((row) => ({ ...row, tool_name: text(row.tool_name), enabled: row.enabled ? 1 : 0, requires_approval: row.requires_approval ? 1 : 0, namespaced_name: text(row.namespaced_name), description: text(row.description) })),
 		oauth_status: text(doc.oauth_status) || empty.oauth_status,
 		last_sync: text(doc.last_sync),
@@ -69,7 +90,8 @@ export function serverFromDoc(doc: Record<string, unknown>): McpDraft {
 	};
 }
 
-/** What is saved. Tool rows go back whole (only their on/ask switches change here). */
+/** What is saved. Tool rows go back whole (only their on/ask switches change here). A secret left
+ * untouched goes back masked, which keeps the stored value; an emptied one is removed. */
 export function serverToDoc(draft: McpDraft): Record<string, unknown> {
 	const web = draft.transport_type !== "stdio";
 	const keyed = ["api_key", "bearer_token", "custom_header"].includes(draft.auth_type);
@@ -84,11 +106,45 @@ export function serverToDoc(draft: McpDraft): Record<string, unknown> {
 		auth_header_name: ["api_key", "custom_header"].includes(draft.auth_type) ? draft.auth_header_name.trim() : "",
 		auth_header_value: web && keyed ? draft.auth_header_value : "",
 		custom_headers: draft.custom_headers.map((row) => ({ ...(row.name ? { name: row.name } : {}), header_name: row.key.trim(), header_value: row.value })),
+		environment: web ? [] : draft.environment.map((row) => ({ ...(row.name ? { name: row.name } : {}), variable_name: row.key.trim(), variable_value: row.value })),
+		...oauthText((field) => draft[field].trim()),
+		oauth_client_secret: web && draft.auth_type === "oauth" ? draft.oauth_client_secret : "",
+		auto_sync_interval: validInterval(draft.auto_sync_interval) ? draft.auto_sync_interval : emptyServer().auto_sync_interval, // hidden while off
 		...(modified ? { modified } : {}),
 	};
 }
 
 const NAME_PATTERN = /^[^<>%/\\#?]+$/;
+const VARIABLE_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const validInterval = (hours: number) => Number.isInteger(hours) && hours >= 1;
+
+/** Extra sign-in address settings: empty, or a JSON object whose values are all text. */
+function extraParamsError(text: string): string | undefined {
+	const example = 'Write them as JSON with text values, e.g. {"access_type": "offline"}, or leave this empty.';
+	if (!text.trim()) return undefined;
+	try {
+		const value: unknown = JSON.parse(text);
+		if (value && typeof value === "object" && !Array.isArray(value) && Object.values(value).every((v) => typeof v === "string")) return undefined;
+	} catch {
+		return `This isn't valid JSON. ${example}`;
+	}
+	return `Each setting needs a name and a text value in quotes. ${example}`;
+}
+
+/** Rows' names: none empty, each one `valid` if that is given, none twice. */
+function namesError(names: string[], what: string, valid?: (name: string) => string | undefined): string | undefined {
+	if (names.some((name) => !name)) return `Name every ${what}, or remove the empty row.`;
+	const bad = valid && names.map(valid).find(Boolean);
+	if (bad) return bad;
+	if (new Set(names).size !== names.length) return `A ${what} is listed twice.`;
+	return undefined;
+}
+
+function variableError(name: string): string | undefined {
+	if (name === "PATH") return "PATH is set by Huf; remove that row.";
+	if (!VARIABLE_PATTERN.test(name)) return `${name} can't be a variable name: use only letters, digits and _, and don't start with a digit.`;
+	return undefined;
+}
 
 export function validateServer(draft: McpDraft): McpErrors {
 	const errors: McpErrors = {};
@@ -101,9 +157,13 @@ export function validateServer(draft: McpDraft): McpErrors {
 	if (draft.auth_type === "custom_header" && !draft.auth_header_name.trim()) errors.auth_header_name = "Name the header the key goes in, e.g. X-Api-Key.";
 	if (["api_key", "bearer_token", "custom_header"].includes(draft.auth_type) && !draft.auth_header_value) errors.auth_header_value = "Enter the key or token the server gave you.";
 	if (!(Number.isInteger(draft.timeout_seconds) && draft.timeout_seconds > 0)) errors.timeout_seconds = "Use a whole number of seconds above 0.";
-	const keys = draft.custom_headers.map((row) => row.key.trim().toLowerCase());
-	if (keys.some((key) => !key)) errors.custom_headers = "Name every header, or remove the empty row.";
-	else if (new Set(keys).size !== keys.length) errors.custom_headers = "A header is listed twice.";
+	if (draft.enable_auto_sync && !validInterval(draft.auto_sync_interval)) errors.auto_sync_interval = "Use a whole number of hours, at least 1, e.g. 24.";
+	const headers = namesError(draft.custom_headers.map((row) => row.key.trim().toLowerCase()), "header");
+	if (headers) errors.custom_headers = headers;
+	const environment = draft.transport_type === "stdio" ? namesError(draft.environment.map((row) => row.key.trim()), "variable", variableError) : undefined;
+	if (environment) errors.environment = environment;
+	const extra = draft.auth_type === "oauth" ? extraParamsError(draft.oauth_extra_authorize_params) : undefined;
+	if (extra) errors.oauth_extra_authorize_params = extra;
 	return errors;
 }
 
@@ -112,8 +172,10 @@ export function serverFieldOfServerError(title: string, excType: string, message
 	if (excType === "DuplicateEntryError") return "server_name";
 	if (title === "Server Not Found" || title === "Address Not Allowed" || title === "Invalid URL") return "server_url";
 	if (title === "Not Allowed") return "transport_type";
+	if (title === "Invalid Sync Interval") return "auto_sync_interval";
 	if (title !== "Check the MCP Server") return null;
 	const said = message.toLowerCase();
+	if (said.includes("environment variable name")) return "environment";
 	if (said.includes("server url")) return "server_url";
 	if (said.includes("command")) return "command";
 	if (said.includes("timeout")) return "timeout_seconds";
@@ -132,6 +194,7 @@ export type SyncReport = { tool_count: number; added: string[]; removed: string[
 export const testConnection = (server: string) => call<ConnectionReport>(`${MCP}.test_mcp_connection`, { server_name: server }, true);
 export const syncTools = (server: string) => call<SyncReport>(`${MCP}.sync_mcp_server_tools`, { server_name: server }, true);
 export const startSignIn = (server: string) => call<{ authorization_url: string }>("huf.ai.mcp_oauth.begin_mcp_sign_in", { server_name: server }, true);
+export const signOut = (server: string) => call<{ oauth_status: string }>("huf.ai.mcp_oauth.disconnect_mcp_server", { server_name: server }, true);
 
 export function syncSummary({ tool_count, added, removed }: SyncReport): string {
 	const parts = [`The server offers ${tool_count} tool${tool_count === 1 ? "" : "s"}.`];
