@@ -13,8 +13,6 @@ OAuth sign-in and the ``/mcp-oauth-callback`` page are in ``mcp_oauth.py``; the 
 
 from __future__ import annotations
 
-import shlex
-
 import frappe
 from frappe import _
 from frappe.utils import cint, now_datetime
@@ -52,7 +50,7 @@ def server_config(doc, decrypt: bool = True) -> ServerConfig:
 		headers=tuple((row.header_name, secret(row, "header_value")) for row in doc.custom_headers or []),
 		timeout=float(cint(doc.timeout_seconds) or 30),
 		command=(doc.command or "").strip(),
-		args=tuple(shlex.split(doc.command_args or "")),
+		args=tuple(line.strip() for line in (doc.command_args or "").splitlines() if line.strip()),  # one per line, as the form says
 		env=tuple((row.variable_name, secret(row, "variable_value")) for row in doc.environment or []),
 		token_store=MCPTokenStore(doc.name) if kind == "oauth" else None,
 	)

@@ -133,3 +133,77 @@ def test_a_new_stdio_command_removes_the_environments_values(site):
 			assert stored_secrets(name)["environment"] == [None]
 	finally:
 		frappe.conf.pop("huf_mcp_stdio_commands", None)
+
+
+def oauth_server(name: str, **fields) -> frappe.model.document.Document:
+	if frappe.db.exists("MCP Server", name):
+		frappe.delete_doc("MCP Server", name, force=True)
+	return frappe.get_doc(
+		{"doctype": "MCP Server", "server_name": name, "transport_type": "http", "server_url": "http://127.0.0.1:9/mcp", "auth_type": "oauth", **fields}
+	).insert()
+
+
+def test_the_oauth_fields_an_admin_enters_reach_the_client(site):
+	from huf.ai.mcp_client import server_config
+
+	doc = oauth_server(
+		"huf-test-oauth-preset",
+		oauth_client_id="preset-id",
+		oauth_client_secret="preset-secret",
+		oauth_scope="read write",
+		oauth_authorization_endpoint="https://login.example/authorize",
+		oauth_token_endpoint="http://127.0.0.1:9/token",
+		oauth_extra_authorize_params='{"access_type": "offline", "prompt": true}',
+		oauth_token_response_path="authed_user.access_token",
+	)
+	settings = server_config(frappe.get_doc("MCP Server", doc.name)).auth.oauth
+	assert (settings.client_id, settings.client_secret, settings.scope) == ("preset-id", "preset-secret", "read write")
+	assert settings.extra_params == (("access_type", "offline"), ("prompt", "true"))
+	assert (settings.authorization_endpoint, settings.token_endpoint, settings.token_path) == (
+		"https://login.example/authorize",
+		"http://127.0.0.1:9/token",
+		"authed_user.access_token",
+	)
+	found = {"resource_metadata_url": "http://127.0.0.1:9/.well-known/oauth-protected-resource", "authorization_server": "http://127.0.0.1:9/", "metadata": {"issuer": "http://127.0.0.1:9/", "registration_endpoint": "http://127.0.0.1:9/register"}, "registration": "manual"}
+	mcp_tokens.MCPTokenStore(doc.name).save(OAuthState(None, {"access_token": "at-9"}, discovered=found))
+	doc.reload()
+	assert doc.oauth_client_id == "preset-id"  # the admin's entry is never overwritten by a sign-in
+	assert (doc.oauth_discovery_status, doc.oauth_registration_endpoint, doc.oauth_client_registration_method) == (
+		"Discovered",
+		"http://127.0.0.1:9/register",
+		"Client ID entered here",
+	)
+	assert "registration_endpoint" in doc.oauth_metadata_json and doc.oauth_last_discovered_at
+
+
+@pytest.mark.parametrize(
+	("fields", "message"),
+	[
+		({"oauth_extra_authorize_params": "access_type=offline"}, "Extra Authorize Params must be a JSON object"),
+		({"oauth_extra_authorize_params": '{"nested": {"a": 1}}'}, "Extra Authorize Params must be a JSON object"),
+		({"oauth_authorization_endpoint": "javascript:alert(1)"}, "sign-in address must start with https://"),
+		({"oauth_client_secret": "orphan-secret"}, "client secret needs its client ID"),
+	],
+)
+def test_oauth_fields_that_cannot_work_are_refused_at_save(site, fields, message):
+	with pytest.raises(frappe.ValidationError, match=message):
+		oauth_server("huf-test-oauth-bad", **fields)
+	assert not frappe.db.exists("MCP Server", "huf-test-oauth-bad")
+
+
+def test_a_new_token_address_removes_the_client_secret_and_the_sign_in(site):
+	doc = oauth_server("huf-test-oauth-moved", oauth_client_id="preset-id", oauth_client_secret="preset-secret")
+	signed_in(doc.name)
+	doc = frappe.get_doc("MCP Server", doc.name)
+	doc.oauth_token_endpoint = "http://127.0.0.1:10/token"
+	doc.save()
+	assert doc.get_password("oauth_client_secret", raise_exception=False) is None
+	assert stored_secrets(doc.name)["oauth"] == [None, None, None]
+	assert frappe.db.get_value("MCP Server", doc.name, "oauth_client_id") == "preset-id"  # not a secret: kept
+
+
+def test_program_arguments_are_one_per_line(site):
+	from huf.ai.mcp_client import server_config
+
+	doc = frappe.get_doc({"doctype": "MCP Server", "server_name": "x", "transport_type": "stdio", "command": "/bin/x", "command_args": "--root\n/srv/my files\n\n  --verbose  \n"})
+	assert server_config(doc, decrypt=False).args == ("--root", "/srv/my files", "--verbose")

@@ -10,7 +10,7 @@ import time
 import frappe
 
 from tests.site import fixtures
-from tests.site.conftest import Web, _tree, bench_command
+from tests.site.conftest import Web, _tree, bench_command, wait_for
 
 
 def imported_litellm(site: str, *args: str) -> bool:
@@ -37,8 +37,11 @@ def test_web_workers_served_by_huf_wsgi_start_with_litellm_imported(site, llm):
 	agent = fixtures.agent(llm, name="Warm Web Agent")
 	web = Web(site, app="huf.wsgi:application", preload=True)
 	try:
-		workers = [p.pid for p in _tree(web.proc.pid) if p.pid != web.proc.pid]
-		assert len(workers) == 2
+		def forked():  # the server answers once its first worker is up; the second may still be forking
+			found = [p.pid for p in _tree(web.proc.pid) if p.pid != web.proc.pid]
+			return found if len(found) == 2 else None
+
+		workers = wait_for(forked, 30, 0.2, "both web workers")
 		for pid in workers:  # LiteLLM's tokenizer library is mapped in before any run was asked for
 			with open(f"/proc/{pid}/maps") as maps:
 				assert "_tiktoken" in maps.read(), pid
