@@ -34,6 +34,7 @@ class Edge:
 	condition: str | None = None
 	outcome: str | None = None  # meta.outcome or sourceHandle: approved/rejected/timeout, true/false, body/done
 	order: int = 0  # position in the definition: the tie-break after priority
+	label: str = ""
 
 
 @dataclass
@@ -91,6 +92,7 @@ def parse_edge(raw: dict, order: int) -> Edge:
 		condition=condition if isinstance(condition, str) else None,
 		outcome=str(outcome).lower() if outcome else None,
 		order=order,
+		label=_text(raw.get("label") or _dict(raw.get("data")).get("label")),
 	)
 
 

@@ -1,0 +1,185 @@
+"""One hop of a flow run: execute exactly one node, then choose where the run goes.
+
+``step`` never raises for a node's sake: anything a node or a port raises is that node's failure.
+A failing node is retried while ``config.retries`` allows (``retry_in`` = ``config.backoff_seconds``
+doubled per attempt: the caller runs the same node again, with ``attempt + 1``, after that many
+seconds; any other hop starts at attempt 0); else ``config.default`` becomes its output and the run
+goes on as after a success; else its ``on_failure`` edge is followed, with ``{"error": reason}`` as
+its output; else the run fails, naming the node. ``max_hops`` is checked before the node runs.
+
+Routing after a success: a node that chose itself (``router.llm``'s edge, ``loop``'s next node)
+goes there; in Agentic mode the orchestrator picks among the candidate edges when there are two
+or more (not after ``loop``, ``human.approval``, ``router.llm`` or ``end``); otherwise
+``edges.choose``. A node with no edges leaving it ends the run successfully; edges that all fail
+to match fail it. ``resume`` goes on from a waiting ``human.approval`` with a decision."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from huf.ai.engine.flow import calls, control, orchestrator, simple
+from huf.ai.engine.flow.edges import choose
+from huf.ai.engine.flow.expr import ExpressionError
+from huf.ai.engine.flow.graph import Graph, Node
+from huf.ai.engine.flow.outcome import Hop, Outcome, failed
+from huf.ai.engine.flow.ports import Ports
+
+EXECUTORS = {
+	"trigger.webhook": simple.trigger, "trigger.schedule": simple.trigger, "trigger.doc-event": simple.trigger,
+	"agent.run": calls.agent_run, "tool.call": calls.tool_call, "router.llm": orchestrator.router,
+	"human.approval": control.human_approval, "http_request": calls.http_request, "condition": simple.condition,
+	"transform": simple.transform, "loop": control.loop, "end": simple.end,
+}  # fmt: skip
+SELF_ROUTED = ("loop", "human.approval", "router.llm", "end")
+MAX_BACKOFF = 3600.0
+
+
+@dataclass
+class RunState:
+	node_id: str
+	context: dict
+	hop_count: int
+	max_hops: int
+	mode: str = "Normal"  # or "Agentic"
+	attempt: int = 0
+	loop: dict = field(default_factory=dict)  # loop cursors by node id
+
+
+@dataclass
+class StepResult:
+	status: str  # "continue" | "waiting" | "success" | "failed"
+	node_id: str
+	next_node_id: str | None = None
+	context: dict = field(default_factory=dict)
+	output: Any = None
+	error: str | None = None
+	waiting: dict | None = None
+	retry_in: float | None = None
+	agent_run: str | None = None
+	loop: dict = field(default_factory=dict)  # the loop cursors to keep for the next hop
+
+
+def step(graph: Graph, state: RunState, ports: Ports) -> StepResult:
+	node = graph.nodes.get(state.node_id)
+	if node is None:
+		return StepResult("failed", state.node_id, context=state.context, error=f"The flow has no step {state.node_id!r}; it may have been removed.", loop=state.loop)
+	if state.hop_count >= state.max_hops:
+		error = (
+			f"The run stopped at {_name(node)} after {state.hop_count} steps, the most this flow allows (max_hops). "
+			"It may be going round in circles: check the edges that lead back, or raise max_hops."
+		)
+		return StepResult("failed", node.id, context=state.context, error=error, loop=state.loop)
+	hop = Hop(graph, state.context, ports, dict(state.loop), state.mode)
+	executor = EXECUTORS.get(node.type)
+	try:
+		outcome = executor(node, hop) if executor else failed(f"Its type {node.type!r} is not one Huf knows.")
+	except Exception as error:  # a port or executor failing is this node failing, never the hop
+		outcome = failed(str(error) or type(error).__name__)
+	if not outcome.ok:
+		return _failure(graph, node, state, outcome, hop)
+	return _route(graph, node, state, outcome, hop)
+
+
+def _name(node: Node) -> str:
+	return f"{node.label!r} ({node.id})" if node.label != node.id else repr(node.id)
+
+
+def _with(context: dict, node: Node, output: Any, updates: dict) -> dict:
+	new = {**context, **updates, "nodes": {**(context.get("nodes") or {}), node.id: output}}
+	if node.config.get("output_key"):
+		new[str(node.config["output_key"])] = output
+	return new
+
+
+def _failure(graph: Graph, node: Node, state: RunState, outcome: Outcome, hop: Hop) -> StepResult:
+	reason = outcome.error or "It failed."
+	config = node.config
+	if state.attempt < _int(config.get("retries")):
+		retry_in = min(_float(config.get("backoff_seconds")) * 2**state.attempt, MAX_BACKOFF)
+		output = {"error": reason, "attempt": state.attempt + 1}
+		return StepResult("continue", node.id, node.id, state.context, output, retry_in=retry_in, agent_run=outcome.agent_run, loop=state.loop)
+	if "default" in config:
+		return _route(graph, node, state, Outcome(ok=True, output=config["default"], agent_run=outcome.agent_run), hop)
+	edge = choose(graph.outgoing(node.id), ok=False, context=state.context)
+	if edge is not None:
+		context = _with(state.context, node, {"error": reason}, {})
+		return StepResult("continue", node.id, edge.target, context, {"error": reason}, agent_run=outcome.agent_run, loop=hop.loop)
+	error = f"The step {_name(node)} failed: {reason}"
+	return StepResult("failed", node.id, context=state.context, output=outcome.output, error=error, agent_run=outcome.agent_run, loop=state.loop)
+
+
+def _route(graph: Graph, node: Node, state: RunState, outcome: Outcome, hop: Hop) -> StepResult:
+	context = _with(state.context, node, outcome.output, outcome.updates)
+	done = StepResult("success", node.id, None, context, outcome.output, agent_run=outcome.agent_run, loop=hop.loop)
+	if outcome.waiting is not None:
+		done.status, done.waiting = "waiting", outcome.waiting
+		return done
+	if outcome.finished:
+		return done
+	target, error = _next(graph, node, state, outcome, context, hop.ports)
+	if error:
+		done.status, done.error = "failed", f"The step {_name(node)} could not go on: {error}"
+	elif target is not None:
+		done.status, done.next_node_id = "continue", target
+	return done
+
+
+def _next(graph: Graph, node: Node, state: RunState, outcome: Outcome, context: dict, ports: Ports) -> tuple[str | None, str]:
+	"""(the next node, or None to end successfully; the reason the run cannot go on, or "")."""
+	if outcome.edge is not None:
+		return next(edge.target for edge in graph.outgoing(node.id) if edge.id == outcome.edge), ""
+	if node.type == "loop":
+		return outcome.next_node_id, "" if outcome.next_node_id else "the loop has no body step to go to."
+	edges = graph.outgoing(node.id)
+	if not edges:
+		return None, ""
+	if state.mode == "Agentic" and node.type not in SELF_ROUTED and len(orchestrator.candidates(graph, node)) > 1:
+		edge, error = orchestrator.decide(graph, node, orchestrator.candidates(graph, node), context, ports)
+		return (edge.target if edge else None), error
+	try:
+		edge = choose(edges, ok=outcome.success_path, context=context, branch=outcome.branch, fallback=outcome.fallback)
+	except ExpressionError as error:
+		return None, str(error)
+	if edge is not None:
+		return edge.target, ""
+	if outcome.branch in ("false", "rejected", "timeout"):
+		return None, _unhandled(outcome.branch)
+	return None, "none of the edges leaving it matched; add an edge that always applies, or check the conditions."
+
+
+def _unhandled(branch: str) -> str:
+	return {
+		"false": "its condition was false and no edge handles that; add an on_failure edge or one labelled false.",
+		"rejected": "it was rejected and no edge handles a rejection (an edge with meta.outcome rejected), so the run stops here.",
+		"timeout": "no one decided in time and no edge handles that (an edge with meta.outcome timeout).",
+	}[branch]
+
+
+def resume(graph: Graph, state: RunState, decision: dict) -> StepResult:
+	"""Go on from the waiting ``human.approval`` at ``state.node_id`` with ``decision`` ({"outcome":
+	"approved" | "rejected" | "timeout", "comment", "by"}): the edge labelled with the outcome; an
+	approval falls back to the success path; a rejection or timeout without its edge fails."""
+	node = graph.nodes.get(state.node_id)
+	outcome = str(decision.get("outcome") or "").lower()
+	if node is None or node.type != "human.approval":
+		return StepResult("failed", state.node_id, context=state.context, error=f"The run is not waiting for an approval at {state.node_id!r}.", loop=state.loop)
+	if outcome not in ("approved", "rejected", "timeout"):
+		return StepResult("failed", node.id, context=state.context, error=f"{outcome!r} is not a decision; use approved or rejected.", loop=state.loop)
+	output = {"outcome": outcome, "comment": decision.get("comment") or "", "by": decision.get("by")}
+	routed = Outcome(ok=True, output=output, branch=outcome, fallback=outcome == "approved")
+	return _route(graph, node, state, routed, Hop(graph, state.context, None, dict(state.loop), state.mode))
+
+
+def _int(value) -> int:
+	try:
+		return max(int(value or 0), 0)
+	except (TypeError, ValueError):
+		return 0
+
+
+def _float(value) -> float:
+	try:
+		return max(float(value or 0), 0.0)
+	except (TypeError, ValueError):
+		return 0.0
