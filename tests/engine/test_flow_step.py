@@ -171,3 +171,27 @@ def test_a_port_exception_is_a_node_failure_not_a_crash():
 	defn = definition([node("a", "agent.run", "Ask", agent="X", prompt="hi")], [])
 	last = run(defn, FakePorts(agents={"X": boom}))[0][-1]
 	assert last.status == "failed" and "model server unreachable" in last.error
+
+
+def test_approval_timeout_follows_its_edge_or_fails():
+	with_edge = parse(definition(APPROVAL, [edge("ask", "yes", "on_success"), edge("ask", "no", meta={"outcome": "timeout"})]))
+	state = RunState("ask", {"trigger": {}, "nodes": {}}, 1, 100)
+	assert resume(with_edge, state, {"outcome": "timeout"}).next_node_id == "no"
+	without = parse(definition(APPROVAL, [edge("ask", "yes", "on_success")]))
+	assert "no one decided in time" in resume(without, state, {"outcome": "timeout"}).error
+	assert "not a decision" in resume(without, state, {"outcome": "maybe"}).error
+	assert "not waiting for an approval" in resume(without, RunState("yes", {}, 1, 100), {"outcome": "approved"}).error
+
+
+def test_agentic_mode_asks_only_where_there_is_a_choice_and_survives_a_failing_model():
+	single = definition([node("s", "trigger.webhook"), node("a", "end")], [edge("s", "a")])
+	ports = FakePorts()
+	assert run(single, ports, mode="Agentic")[0][-1].status == "success" and ports.calls == []
+
+	class Down(FakePorts):
+		def complete(self, prompt, model):
+			raise ConnectionError("model server unreachable")
+
+	two = definition([node("s", "trigger.webhook"), node("a", "end"), node("b", "end")], [edge("s", "a"), edge("s", "b")])
+	last = run(two, Down(), mode="Agentic")[0][-1]
+	assert last.status == "failed" and "orchestrator could not be asked: model server unreachable" in last.error

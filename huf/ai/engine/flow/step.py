@@ -135,7 +135,10 @@ def _next(graph: Graph, node: Node, state: RunState, outcome: Outcome, context: 
 	if not edges:
 		return None, ""
 	if state.mode == "Agentic" and node.type not in SELF_ROUTED and len(orchestrator.candidates(graph, node)) > 1:
-		edge, error = orchestrator.decide(graph, node, orchestrator.candidates(graph, node), context, ports)
+		try:
+			edge, error = orchestrator.decide(graph, node, orchestrator.candidates(graph, node), context, ports)
+		except Exception as failure:  # the model port failing fails the run, never the hop job
+			return None, f"the orchestrator could not be asked: {failure}"
 		return (edge.target if edge else None), error
 	try:
 		edge = choose(edges, ok=outcome.success_path, context=context, branch=outcome.branch, fallback=outcome.fallback)
