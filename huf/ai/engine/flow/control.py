@@ -38,7 +38,7 @@ def loop(node: Node, hop: Hop) -> Outcome:
 	if not isinstance(items, (list, tuple)):
 		return failed(f"{config.get('items')!r} is a {type(items).__name__}, not a list; point the loop at a list.")
 	index = int(hop.loop.get(node.id, {}).get("index", 0))
-	limit = int(config.get("max_iterations") or 0)
+	limit = int(config.get("max_iterations") or MAX_ITERATIONS)
 	if index == 0 and len(items) > limit:
 		return failed(f"The list has {len(items)} items, more than the loop's maximum of {limit}; raise max_iterations or shorten the list.")
 	if index < len(items):
