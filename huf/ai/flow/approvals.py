@@ -44,9 +44,10 @@ def decide(flow_run: str, outcome: str, comment: str | None, user: str | None) -
 	if run.status != "Waiting Approval":
 		frappe.throw(_("This flow run is not waiting for an approval (it is {0}); nothing was changed.").format(run.status), NotWaiting)
 	decision = {"outcome": outcome, "comment": comment or "", "by": user}
-	result = resume(runs.graph_of(run), runs.state_of(run), decision)
+	graph = runs.graph_of(run)
+	result = resume(graph, runs.state_of(run), decision)
 	step = frappe.db.get_value("Flow Run Step", {"parent": run.name, "hop": (run.hop_count or 1) - 1}, "name")
-	status = runs.save(run, result, step, hop_increment=0)
+	status = runs.save(run, result, step, hop_increment=0, node=graph.nodes.get(result.node_id))
 	return {"flow_run": run.name, "status": status}
 
 

@@ -37,9 +37,10 @@ def node_started(run, node, hop: int) -> None:
 	_send("flow_node_started", message, audience(run.user))
 
 
-def node_finished(run, result, status: str, output: str | None, hop: int) -> None:
+def node_finished(run, result, node, status: str, output: str | None, hop: int) -> None:
 	message = {
-		"flow_run": run.name, "node_id": result.node_id, "status": status, "output": output, "error": result.error, "hop": hop,
+		"flow_run": run.name, "node_id": result.node_id, "label": node.label if node else None,
+		"type": node.type if node else None, "status": status, "output": output, "error": result.error, "hop": hop,
 	}  # fmt: skip
 	_send("flow_node_finished", message, audience(run.user))
 

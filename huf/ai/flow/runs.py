@@ -145,7 +145,7 @@ def _hop(flow_run: str, hop: int) -> None:
 	step_name = recorded.name if recorded else record_start(run, node, hop)
 	began = time.monotonic()
 	result = step(graph, state, ports)
-	save(run, result, step_name, hop_increment=1, duration_ms=int((time.monotonic() - began) * 1000))
+	save(run, result, step_name, hop_increment=1, duration_ms=int((time.monotonic() - began) * 1000), node=node)
 
 
 def record_start(run, node, hop: int) -> str:
@@ -168,7 +168,7 @@ def record_start(run, node, hop: int) -> str:
 	return name
 
 
-def save(run, result: StepResult, step_name: str | None, hop_increment: int, duration_ms: int | None = None) -> str:
+def save(run, result: StepResult, step_name: str | None, hop_increment: int, duration_ms: int | None = None, node=None) -> str:
 	"""Everything a hop (or an approval decision) changed, in one transaction; then the next hop."""
 	status = STATUS[result.status]
 	hop_count = (run.hop_count or 0) + hop_increment
@@ -193,7 +193,7 @@ def save(run, result: StepResult, step_name: str | None, hop_increment: int, dur
 		update_row("Flow Run Step", step_name, fields)
 	if result.status == "continue" and (not retrying or result.retry_in <= SHORT_WAIT):
 		enqueue_hop(run.name, hop_count)
-	events.node_finished(run, result, step_status, output, hop_count - 1)
+	events.node_finished(run, result, node, step_status, output, hop_count - 1)
 	events.run_status(run.name, run.user, status, values["current_node_id"], hop_count, result.error, waiting)
 	frappe.db.commit()
 	return status
