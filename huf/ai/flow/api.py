@@ -7,6 +7,7 @@ import frappe
 from frappe import _
 
 from huf.ai.flow import definitions
+from huf.ai.flow.webhook import flow_webhook  # noqa: F401 - the reference's address for a flow's webhook
 
 FIELDS = ("flow_id", "flow_name", "status", "version", "schema_version", "is_system", "updated_by", "updated_at", "modified")
 
