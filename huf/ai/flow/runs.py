@@ -1,0 +1,224 @@
+"""Flow Runs: started here, then executed one hop (one node) per background job.
+
+``start_run`` inserts the run Queued, its graph version pinned, and enqueues hop 0. ``run_hop`` is
+the RQ job of hop N: it holds the run's Redis lock (with a heartbeat) for the whole hop, so two jobs
+never work on one run, and does nothing unless the run is Queued/Running at hop_count N. It records
+the hop (a Flow Run Step marked Running, committed) BEFORE the node acts, calls the engine's
+``step``, then ``save`` writes context, loop cursors, hop count, status and the step's result in one
+transaction and enqueues hop N+1 after the commit.
+
+A hop job that finds its step already recorded knows a worker died during it: a node that acts
+outside (``tool.call``, ``http_request``, an ``agent.run`` whose Agent Run did not finish) is not run
+again but fails, for the engine's failure routing to decide; the rest are simply run again. Runs
+whose hop job died are re-enqueued by ``sweep`` (the minute job, ``huf/ai/flow/sweep.py``)."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import frappe
+from frappe import _
+from frappe.utils import add_to_date, get_datetime, now_datetime
+
+from huf.ai.engine.flow.graph import Graph, parse
+from huf.ai.engine.flow.step import RunState, StepResult, step
+from huf.ai.flow import events
+from huf.ai.flow.definitions import definition_at, parsed
+from huf.ai.flow.ports import Interrupted, SitePorts
+from huf.ai.rows import insert_row, update_row
+from huf.ai.runs import heartbeat, lock_ttl
+
+HOP_JOB = "huf.ai.flow.runs.run_hop"
+FIELDS = [
+	"name", "flow_definition", "flow_id", "flow_version", "mode", "status", "user", "current_node_id", "hop_count",
+	"max_hops", "context_json", "loop_state", "attempt", "due_at", "waiting", "last_agent_run", "conversation",
+]  # fmt: skip
+ACTS_OUTSIDE = ("agent.run", "tool.call", "http_request")  # never run twice after a dead worker
+SHORT_WAIT = 10.0  # seconds: a retry due sooner waits in its hop job, a later one for the sweep
+STATUS = {"continue": "Queued", "waiting": "Waiting Approval", "success": "Success", "failed": "Failed"}
+OUTPUT_CHARS = 20_000  # characters of a node's output kept on its step row
+
+
+def start_run(flow: str, payload: dict | None, user: str, trigger_type: str = "Manual", mode: str | None = None) -> str:
+	"""Insert a Queued Flow Run of ``flow`` (its current version pinned) acting as ``user`` and
+	enqueue its first hop after the commit; returns its name. Permissions are the caller's job."""
+	row = frappe.db.get_value("Flow Definition", flow or "", ["name", "status", "version"], as_dict=True)
+	if not row:
+		frappe.throw(_("There is no flow {0}.").format(frappe.bold(flow or "")), frappe.DoesNotExistError)
+	if row.status != "Active" and trigger_type != "Manual":
+		frappe.throw(_("The flow {0} is {1}; only Active flows are started by triggers.").format(frappe.bold(flow), row.status))
+	definition = definition_at(row.name, row.version)
+	graph = parse(definition)
+	if not graph.entry:
+		frappe.throw(_("The flow {0} has no steps yet; add some and save it first.").format(frappe.bold(flow)))
+	mode = mode or definition.get("mode") or "Normal"
+	if mode not in ("Normal", "Agentic"):
+		frappe.throw(_("Mode must be Normal or Agentic, not {0}.").format(frappe.bold(mode)))
+	payload = parsed(payload) if isinstance(payload, str) else payload or {}
+	if not isinstance(payload, dict):
+		frappe.throw(_("The input of a flow must be an object (name: value pairs)."))
+	name = insert_row(
+		"Flow Run",
+		{
+			"flow_definition": row.name, "flow_id": row.name, "flow_version": row.version, "mode": mode, "status": "Queued",
+			"user": user, "trigger_type": trigger_type, "current_node_id": graph.entry, "hop_count": 0, "max_hops": graph.max_hops,
+			"trigger_payload": payload, "context_json": {"trigger": payload, "nodes": {}}, "attempt": 0,
+		},
+	)  # fmt: skip
+	enqueue_hop(name, 0)
+	events.run_status(name, user, "Queued", graph.entry, 0)
+	return name
+
+
+def enqueue_hop(flow_run: str, hop: int, suffix: str = "") -> None:
+	"""Hop ``hop`` of the run, after the commit; the same hop enqueued twice is one job (the sweep
+	passes a ``suffix``: a job whose worker died may still be listed as started)."""
+	frappe.enqueue(
+		HOP_JOB, queue="long", job_id=f"huf-flow:{flow_run}:{hop}{suffix}", deduplicate=True,
+		enqueue_after_commit=True, flow_run=flow_run, hop=hop,
+	)  # fmt: skip
+
+
+def lock_key(flow_run: str) -> str:
+	return frappe.cache.make_key(f"huf:flow_run_lock:{flow_run}")
+
+
+def run_hop(flow_run: str, hop: int) -> None:
+	"""The RQ job of one hop (its dotted path is in queued jobs: keep it)."""
+	lock = frappe.cache.lock(lock_key(flow_run), timeout=lock_ttl(), thread_local=False)
+	if not lock.acquire(blocking=False):
+		return  # another worker is on this run now
+	original = frappe.session.user
+	try:
+		with heartbeat(lock):
+			_hop(flow_run, int(hop))
+	finally:
+		if frappe.session.user != original:
+			frappe.set_user(original)
+		try:
+			lock.release()
+		except Exception:  # noqa: BLE001 - it expired; whoever holds it now goes on
+			pass
+
+
+def load(flow_run: str, lock: bool = False):
+	"""The run's FIELDS (the latest committed row); ``lock``: FOR UPDATE, until the next commit."""
+	rows = frappe.db.sql(
+		f"select {', '.join(f'`{f}`' for f in FIELDS)} from `tabFlow Run` where name = %s{' for update' if lock else ''}",
+		flow_run,
+		as_dict=True,
+	)
+	return rows[0] if rows else None
+
+
+def graph_of(run) -> Graph:
+	return parse(definition_at(run.flow_definition, run.flow_version))
+
+
+def state_of(run) -> RunState:
+	return RunState(
+		node_id=run.current_node_id, context=parsed(run.context_json or "{}"), hop_count=run.hop_count or 0,
+		max_hops=run.max_hops or 100, mode=run.mode or "Normal", attempt=run.attempt or 0, loop=parsed(run.loop_state or "{}"),
+	)  # fmt: skip
+
+
+def _hop(flow_run: str, hop: int) -> None:
+	frappe.db.commit()  # a fresh snapshot: what the last hop committed
+	run = load(flow_run)
+	if not run or run.status not in ("Queued", "Running") or run.hop_count != hop:
+		return
+	if run.due_at and get_datetime(run.due_at) > now_datetime():
+		wait = (get_datetime(run.due_at) - now_datetime()).total_seconds()
+		if wait > SHORT_WAIT:
+			return  # the sweep enqueues it when it is due
+		time.sleep(wait)
+	if frappe.session.user != run.user:
+		frappe.set_user(run.user)
+	graph = graph_of(run)
+	node = graph.nodes.get(run.current_node_id)
+	recorded = frappe.db.get_value("Flow Run Step", {"parent": flow_run, "hop": hop}, ["name", "started_at"], as_dict=True)
+	state = state_of(run)
+	ports = SitePorts(run, graph, since=recorded.started_at if recorded else None)
+	if recorded and node and node.type in ACTS_OUTSIDE:
+		ports, state.attempt = Interrupted(ports), 1_000_000  # no retry either: it must not act twice
+	step_name = recorded.name if recorded else record_start(run, node, hop)
+	began = time.monotonic()
+	result = step(graph, state, ports)
+	save(run, result, step_name, hop_increment=1, duration_ms=int((time.monotonic() - began) * 1000))
+
+
+def record_start(run, node, hop: int) -> str:
+	"""The hop's step row (Running) and the run Running, committed before the node acts."""
+	started = now_datetime()
+	name = insert_row(
+		"Flow Run Step",
+		{
+			"parent": run.name, "parenttype": "Flow Run", "parentfield": "steps", "idx": hop + 1, "hop": hop,
+			"node_id": run.current_node_id, "node_label": node.label if node else None, "node_type": node.type if node else None,
+			"status": "Running", "started_at": started,
+		},
+	)  # fmt: skip
+	frappe.db.sql(
+		"update `tabFlow Run` set status = 'Running', started_at = coalesce(started_at, %s), modified = %s where name = %s",
+		(started, started, run.name),
+	)
+	events.node_started(run, node, hop)
+	frappe.db.commit()
+	return name
+
+
+def save(run, result: StepResult, step_name: str | None, hop_increment: int, duration_ms: int | None = None) -> str:
+	"""Everything a hop (or an approval decision) changed, in one transaction; then the next hop."""
+	status = STATUS[result.status]
+	hop_count = (run.hop_count or 0) + hop_increment
+	now = now_datetime()
+	retrying = result.retry_in is not None
+	waiting = _waiting(result.waiting, now) if result.waiting else None
+	due = add_to_date(now, seconds=result.retry_in) if retrying else (waiting or {}).get("timeout_at")
+	values = {
+		"status": status, "context_json": result.context, "loop_state": result.loop, "hop_count": hop_count,
+		"current_node_id": result.next_node_id if result.status == "continue" else result.node_id,
+		"last_agent_run": result.agent_run or run.last_agent_run, "attempt": (run.attempt or 0) + 1 if retrying else 0,
+		"due_at": due, "waiting": waiting, "last_error": result.error if result.status == "failed" else None,
+		"completed_at": now if status in ("Success", "Failed") else None,
+	}  # fmt: skip
+	update_row("Flow Run", run.name, values)
+	step_status = _step_status(result)
+	output = None if result.output is None else json.dumps(result.output, default=str)[:OUTPUT_CHARS]
+	if step_name:
+		fields = {"status": step_status, "output": output, "error": result.error or _error_of(result), "agent_run": result.agent_run}
+		if duration_ms is not None:
+			fields["duration_ms"] = duration_ms
+		update_row("Flow Run Step", step_name, fields)
+	if result.status == "continue" and (not retrying or result.retry_in <= SHORT_WAIT):
+		enqueue_hop(run.name, hop_count)
+	events.node_finished(run, result, step_status, output, hop_count - 1)
+	events.run_status(run.name, run.user, status, values["current_node_id"], hop_count, result.error, waiting)
+	frappe.db.commit()
+	return status
+
+
+def _waiting(waiting: dict, now) -> dict:
+	timeout = waiting.get("timeout_seconds")
+	return {
+		"node_id": waiting.get("node_id"), "approvers": waiting.get("approvers") or {"users": [], "roles": []},
+		"message": waiting.get("message"), "since": str(now),
+		"timeout_at": str(add_to_date(now, seconds=float(timeout))) if timeout else None,
+	}  # fmt: skip
+
+
+def _step_status(result: StepResult) -> str:
+	if result.retry_in is not None:
+		return "Retrying"
+	if result.status == "failed" or _error_of(result):
+		return "Failed"
+	return "Waiting" if result.status == "waiting" else "Success"
+
+
+def _error_of(result: StepResult) -> str | None:
+	"""The reason of a node that failed into its on_failure edge (its output is ``{"error": ...}``)."""
+	output = result.output
+	if result.status == "continue" and isinstance(output, dict) and set(output) <= {"error", "attempt"} and "error" in output:
+		return str(output["error"])
+	return None
