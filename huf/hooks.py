@@ -40,6 +40,7 @@ permission_query_conditions = {
 	"Agent Message": "huf.permissions.message_query",
 	"Agent Run": "huf.permissions.run_query",
 	"Agent Tool Call": "huf.permissions.tool_call_query",
+	"Flow Run": "huf.ai.flow.access.flow_run_query",
 }
 
 has_permission = {
@@ -47,6 +48,7 @@ has_permission = {
 	"Agent Message": "huf.permissions.message_has_permission",
 	"Agent Run": "huf.permissions.run_has_permission",
 	"Agent Tool Call": "huf.permissions.tool_call_has_permission",
+	"Flow Run": "huf.ai.flow.access.flow_run_has_permission",
 }
 
 # Tools

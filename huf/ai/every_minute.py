@@ -14,6 +14,7 @@ TASKS = (
 	"huf.ai.triggers.schedules.enqueue_due",  # Schedule triggers that are due
 	"huf.ai.knowledge.indexer.sweep",  # knowledge inputs whose indexing job was lost
 	"huf.ai.mcp_client.auto_sync",  # MCP servers whose Sync Interval has passed
+	"huf.ai.flow.approvals.sweep",  # flow hops whose job died, due retries, approvals timed out
 )
 
 

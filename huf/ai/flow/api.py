@@ -6,8 +6,10 @@ from __future__ import annotations
 import frappe
 from frappe import _
 
-from huf.ai.flow import definitions
+from huf.ai.flow import approvals, definitions, runs
+from huf.ai.flow.access import check_flow_run
 from huf.ai.flow.webhook import flow_webhook  # noqa: F401 - the reference's address for a flow's webhook
+from huf.permissions import is_manager
 
 FIELDS = ("flow_id", "flow_name", "status", "version", "schema_version", "is_system", "updated_by", "updated_at", "modified")
 
@@ -55,3 +57,69 @@ def save_flow_definition(flow_id: str, definition=None, flow_name: str | None = 
 	doc.version_note = note
 	doc.save()
 	return _answer(doc)
+
+
+# --- runs ---------------------------------------------------------------------------------------
+
+RUN_FIELDS = (
+	"name", "flow_definition", "flow_id", "flow_version", "mode", "status", "user", "trigger_type", "current_node_id",
+	"hop_count", "max_hops", "started_at", "completed_at", "last_agent_run", "conversation", "last_error", "due_at",
+)  # fmt: skip
+STEP_FIELDS = ("hop", "node_id", "node_label", "node_type", "status", "agent_run", "output", "error", "started_at", "duration_ms")
+
+
+def _may_run_flows(user: str) -> None:
+	if user == "Guest" or not ({"Huf User", "Huf Manager"} & set(frappe.get_roles(user)) or is_manager(user)):
+		frappe.throw(_("Only Huf Users and Huf Managers may start flows."), frappe.PermissionError)
+
+
+@frappe.whitelist(methods=["POST"])
+def run_flow(flow_id: str, payload=None, mode: str | None = None) -> dict:
+	"""Start a run of a flow the caller may read; it runs as the caller."""
+	user = frappe.session.user
+	_may_run_flows(user)
+	_flow(flow_id, "read")
+	return {"flow_run": runs.start_run(flow_id, payload, user, "Manual", mode), "status": "Queued"}
+
+
+@frappe.whitelist()
+def get_flow_run(flow_run: str) -> dict:
+	"""The run (its owner, its approvers while it waits, Huf Managers): fields, context, timeline."""
+	doc = check_flow_run(flow_run)
+	waiting = definitions.parsed(doc.waiting) if doc.waiting else None
+	return {
+		**{f: doc.get(f) for f in RUN_FIELDS},
+		"context": definitions.parsed(doc.context_json or "{}"),
+		"waiting": waiting,
+		"can_approve": doc.status == "Waiting Approval" and approvals.is_approver(waiting, frappe.session.user),
+		"steps": [{f: row.get(f) for f in STEP_FIELDS} for row in sorted(doc.steps, key=lambda row: row.hop or 0)],
+	}
+
+
+@frappe.whitelist()
+def list_flow_runs(flow_id: str | None = None, status: str | None = None, limit: int = 20) -> list[dict]:
+	"""The runs the caller may see, newest first."""
+	filters = {**({"flow_definition": flow_id} if flow_id else {}), **({"status": status} if status else {})}
+	limit = min(max(int(limit or 20), 1), 500)
+	return frappe.get_list("Flow Run", filters=filters, fields=list(RUN_FIELDS), order_by="creation desc", limit_page_length=limit)
+
+
+@frappe.whitelist(methods=["POST"])
+def resume_flow_run(flow_run: str) -> dict:
+	"""Its owner or a Huf Manager: go on from the last saved step (see ``approvals.resume_run``)."""
+	doc = check_flow_run(flow_run)
+	if not (is_manager() or doc.user == frappe.session.user):
+		frappe.throw(_("Only the person who started this run, or a Huf Manager, may resume it."), frappe.PermissionError)
+	return approvals.resume_run(doc.name)
+
+
+@frappe.whitelist(methods=["POST"])
+def approve_flow_run(flow_run: str, comment: str | None = None) -> dict:
+	"""A named approver approves the waiting run; it goes on at once (``approvals.decide`` checks who)."""
+	return approvals.decide(flow_run, "approved", comment, frappe.session.user)
+
+
+@frappe.whitelist(methods=["POST"])
+def reject_flow_run(flow_run: str, comment: str | None = None) -> dict:
+	"""A named approver rejects the waiting run: its rejected edge, else the run fails."""
+	return approvals.decide(flow_run, "rejected", comment, frappe.session.user)

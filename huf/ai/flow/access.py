@@ -1,0 +1,41 @@
+"""Who may see a Flow Run: its owner (``user``, who it runs as), its named approvers while it
+waits for them, and Huf Managers (hooks.py: permission_query_conditions / has_permission)."""
+
+from __future__ import annotations
+
+import frappe
+
+from huf.ai.flow.approvals import is_approver
+from huf.ai.flow.definitions import parsed
+from huf.permissions import is_manager
+
+
+def flow_run_query(user: str | None = None) -> str:
+	user = user or frappe.session.user
+	if is_manager(user):
+		return ""
+	escaped = frappe.db.escape(user)
+	named = [f"json_contains(`tabFlow Run`.`waiting`, json_quote({escaped}), '$.approvers.users')"]
+	named += [
+		f"json_contains(`tabFlow Run`.`waiting`, json_quote({frappe.db.escape(role)}), '$.approvers.roles')"
+		for role in frappe.get_roles(user)
+	]
+	return f"(`tabFlow Run`.`user` = {escaped} or (`tabFlow Run`.`status` = 'Waiting Approval' and ({' or '.join(named)})))"
+
+
+def flow_run_has_permission(doc, ptype=None, user=None) -> bool:
+	user = user or frappe.session.user
+	if is_manager(user) or doc.user == user:
+		return True
+	waiting = parsed(doc.waiting) if isinstance(doc.waiting, str) else doc.waiting
+	return ptype in (None, "read") and doc.status == "Waiting Approval" and is_approver(waiting, user)
+
+
+def check_flow_run(flow_run: str):
+	"""The Flow Run document when the caller may see it; a clear error otherwise."""
+	if not frappe.db.exists("Flow Run", flow_run or ""):
+		frappe.throw(frappe._("There is no flow run {0}.").format(flow_run or ""), frappe.DoesNotExistError)
+	doc = frappe.get_doc("Flow Run", flow_run)
+	if frappe.session.user == "Guest" or not flow_run_has_permission(doc, "read"):
+		frappe.throw(frappe._("This flow run belongs to someone else."), frappe.PermissionError)
+	return doc
