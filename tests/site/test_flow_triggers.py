@@ -178,3 +178,39 @@ def test_the_61st_request_a_minute_from_one_address_is_refused(site, web, flow):
 	assert answers[-1].status_code == 429 and int(answers[-1].headers["Retry-After"]) > 0
 	assert post(web, b"{}").status_code == 429  # the right secret too: the address is over its limit
 	assert flow_runs() == []
+
+
+# --- Agent tools ----------------------------------------------------------------------------------
+
+
+def test_the_flow_tools_act_with_the_callers_rights_and_only_approvers_decide(site, workers):
+	from huf.ai.tools.custom import call_function
+	from tests.site import flow_helpers as h
+
+	paths = dict(frappe.get_all("Agent Tool Function", {"name": ["in", ["run_flow", "get_flow_run", "resume_flow_run", "approve_flow_run"]]}, ["name", "function_path"], as_list=True))
+	assert set(paths) == {"run_flow", "get_flow_run", "resume_flow_run", "approve_flow_run"}
+	h.users()
+	flow_id = h.save(
+		"huf-test-flow-tools",
+		[h.node("start", "trigger.webhook"), h.node("ok", "human.approval", approval_type="user", users=[h.APPROVER]), h.node("done", "end")],
+		[h.edge("start", "ok"), h.edge("ok", "done")],
+	)
+	workers.start(1)
+	with as_user(h.OWNER):
+		run = call_function(paths["run_flow"], {"flow_id": flow_id, "payload": {"lead": "L-9"}})["flow_run"]
+	frappe.db.commit()
+	assert frappe.db.get_value("Flow Run", run, "user") == h.OWNER
+	h.settle(run)
+	for person, may in ((h.OTHER, False), (h.APPROVER, True)):
+		doc = frappe.get_doc("Flow Run", run)
+		with as_user(person):
+			doc.run_method("onload")
+		assert doc.get_onload().can_decide is may
+	with as_user(h.OTHER), pytest.raises(frappe.PermissionError):
+		call_function(paths["approve_flow_run"], {"flow_run": run, "decision": "approve"})
+	with as_user(h.APPROVER):
+		call_function(paths["approve_flow_run"], {"flow_run": run, "decision": "approve", "comment": "fine"})
+	frappe.db.commit()
+	assert h.settle(run, statuses=("Success", "Failed")).status == "Success"
+	with as_user(h.OWNER):
+		assert call_function(paths["get_flow_run"], {"flow_run": run})["status"] == "Success"
