@@ -141,6 +141,8 @@ def cases(w) -> list[Case]:
 		Case("huf.ai.mcp_oauth.disconnect_mcp_server", {"server_name": w.mcp_oauth}, {"manager"}),
 		# the webhook takes guests by design, and only signed deliveries
 		Case("huf.ai.triggers.webhooks.receive", {"slug": "matrix-hook"}, set()),
+		# a flow's webhook (also at huf.ai.flow.api.flow_webhook): only with its node's secret in X-Huf-Secret
+		Case("huf.ai.flow.webhook.flow_webhook", {"flow_id": "matrix-flow"}, set()),
 	]
 
 

@@ -8,6 +8,7 @@ from frappe import _
 
 from huf.ai.flow import approvals, definitions, runs
 from huf.ai.flow.access import check_flow_run
+from huf.ai.flow.webhook import flow_webhook  # noqa: F401 - the reference's address for a flow's webhook
 from huf.permissions import is_manager
 
 FIELDS = ("flow_id", "flow_name", "status", "version", "schema_version", "is_system", "updated_by", "updated_at", "modified")

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from frappe.utils import get_system_timezone, now_datetime
 
+from huf.ai.flow.tools import FLOW_TOOLS
+
 SCHEMA_FUNCTION = "huf.ai.tools.schema.get_doctype_schema"
 SCHEMA_PARAMETERS = [{"fieldname": "doctype", "type": "string", "required": 1, "description": "The DocType, e.g. Sales Order."}]
 
@@ -49,6 +51,7 @@ BUILTIN_TOOLS = [
 			{"fieldname": "model", "type": "string", "description": "An AI Model to use for OCR or vision instead of the agent's."},
 		],
 	},
+	*FLOW_TOOLS,
 ]
 
 # Where Huf's tool functions used to be (old dotted path -> where it lives now). Tools that still

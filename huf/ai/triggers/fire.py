@@ -1,5 +1,5 @@
 """What happens once a trigger matches: the condition, a dedupe, and a background job that runs the
-agent as the trigger's Run As (huf/ai/triggers/identity.py), recording who caused the event.
+agent (or starts the flow) as the trigger's Run As (huf/ai/triggers/identity.py), recording who caused the event.
 Nothing here runs for documents no trigger listens to."""
 
 from __future__ import annotations
@@ -81,32 +81,19 @@ def enqueue_once(trigger: str, subject: str | None, triggered_by: str | None, co
 
 
 def run_trigger(trigger: str, context: dict, triggered_by: str | None = None, user: str | None = None) -> dict | None:
-	"""The background job: run the trigger's agent as its Run As, resolved now (an edit made while the
-	job waited counts), with a prompt that says what happened. (``user``: jobs queued before Run As.)"""
-	from huf.ai.runs import queue_run
+	"""The background job: run the trigger's agent (or start its flow) as its Run As, resolved now (an
+	edit made while the job waited counts), with a prompt that says what happened. (``user``: jobs
+	queued before Run As.)"""
 	from huf.ai.triggers.identity import run_as
 
-	row = frappe.db.get_value("Agent Trigger", trigger, ["name", "agent", "disabled"], as_dict=True)
+	row = frappe.db.get_value("Agent Trigger", trigger, ["name", "agent", "flow", "disabled"], as_dict=True)
 	if not row or row.disabled:
 		return None
 	try:
 		triggered_by = triggered_by or user
 		user = run_as(trigger, triggered_by)
 		frappe.set_user(user)
-		prompt, images = prompt_for(context), []
-		if context.get("files"):
-			files_text, images = files_section(context["files"], context["doctype"], context["name"])
-			prompt += "\n" + files_text
-		result = queue_run(
-			row.agent,
-			prompt,
-			channel_id="trigger",
-			external_id=history_key(trigger, row.agent, user),
-			now=True,
-			checked_files=images,
-			trigger=trigger,
-			triggered_by=triggered_by,
-		)
+		result = start_flow(row.flow, context, user) if row.flow else queue_agent(row, context, user, triggered_by)
 	except Exception as error:  # noqa: BLE001 - a refusal (agent disabled, no access) is recorded, not retried
 		frappe.db.rollback()
 		record_error(trigger, cstr(error) or type(error).__name__)
@@ -115,6 +102,32 @@ def run_trigger(trigger: str, context: dict, triggered_by: str | None = None, us
 	frappe.db.set_value("Agent Trigger", trigger, "last_error", None, update_modified=False)
 	frappe.db.commit()
 	return result
+
+
+def queue_agent(row, context: dict, user: str, triggered_by: str | None) -> dict:
+	from huf.ai.runs import queue_run
+
+	prompt, images = prompt_for(context), []
+	if context.get("files"):
+		files_text, images = files_section(context["files"], context["doctype"], context["name"])
+		prompt += "\n" + files_text
+	return queue_run(
+		row.agent,
+		prompt,
+		channel_id="trigger",
+		external_id=history_key(row.name, row.agent, user),
+		now=True,
+		checked_files=images,
+		trigger=row.name,
+		triggered_by=triggered_by,
+	)
+
+
+def start_flow(flow: str, context: dict, user: str) -> dict:
+	"""A trigger whose target is a flow: a Flow Run instead of an agent run (huf/ai/flow/triggered.py)."""
+	from huf.ai.flow.triggered import TRIGGER_TYPES, start_triggered, trigger_payload
+
+	return {"flow_run": start_triggered(flow, trigger_payload(context), user, TRIGGER_TYPES[context["kind"]]), "status": "Queued"}
 
 
 def history_key(trigger: str, agent: str, user: str) -> str:

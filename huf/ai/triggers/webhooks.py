@@ -86,8 +86,8 @@ def receive(**_payload) -> Response:
 	return queue_delivery(row, slug, body, held)
 
 
-def taken_before(trigger: str, idempotency_key: str | None, held: list[str]) -> Response | None:
-	"""A delivery whose Idempotency-Key was seen answers with the first delivery's run."""
+def taken_before(trigger: str, idempotency_key: str | None, held: list[str], answer: str = "run") -> Response | None:
+	"""A delivery whose Idempotency-Key was seen answers with the first delivery's run (under ``answer``)."""
 	if not idempotency_key:
 		return None
 	marker = frappe.cache.make_key(f"huf:webhook_idem:{trigger}:{hashlib.sha256(idempotency_key.encode()).hexdigest()}")
@@ -97,7 +97,7 @@ def taken_before(trigger: str, idempotency_key: str | None, held: list[str]) -> 
 	first = frappe.safe_decode(frappe.cache.get(marker))
 	if first == "pending":
 		return reply(409, {"error": _("A delivery with this Idempotency-Key is still being taken; retry in a moment.")}, {"Retry-After": "2"})
-	return reply(200, {"run": first, "status": "Queued", "replayed": True})
+	return reply(200, {answer: first, "status": "Queued", "replayed": True})
 
 
 def replayed(trigger: str, headers, held: list[str]) -> Response | None:

@@ -1,12 +1,18 @@
 // Agent Trigger: what will happen (next runs of a schedule, a webhook's address with Copy and
-// "Send test"), the latest runs, and "Run now" to start the agent by hand.
+// "Send test"), the latest runs, and "Run now" to start the agent by hand. A trigger that starts a
+// flow links to the flow and its runs instead.
 frappe.ui.form.on("Agent Trigger", {
 	run_as: show_identity,
 	run_as_user: show_identity,
+	agent: show_identity,
+	flow: show_identity,
 	async refresh(frm) {
 		show_identity(frm);
 		if (frm.is_new()) return;
-		if (!frm.doc.disabled) {
+		if (frm.doc.flow) {
+			frm.add_custom_button(__("Open flow"), () => frappe.set_route("Form", "Flow Definition", frm.doc.flow));
+			frm.add_custom_button(__("Flow runs"), () => frappe.set_route("List", "Flow Run", { flow_definition: frm.doc.flow }));
+		} else if (!frm.doc.disabled) {
 			frm.add_custom_button(__("Run now"), () => run_now(frm));
 			if (frm.doc.trigger_type === "Webhook") frm.add_custom_button(__("Send test"), () => send_test(frm));
 		}
@@ -22,33 +28,42 @@ frappe.ui.form.on("Agent Trigger", {
 				<button type="button" class="btn btn-xs btn-default ml-2" data-huf="copy">${__("Copy")}</button></p>`,
 			);
 		}
-		const runs = overview.recent_runs;
-		parts.push(
-			`<p class="mb-1"><b>${__("Latest runs")}</b></p>` +
-				(runs.length
-					? `<ul>${runs
-							.map(
-								(r) =>
-									`<li><a href="/app/agent-run/${encodeURIComponent(r.name)}">${frappe.datetime.str_to_user(r.creation)}</a> · ${__(r.status)} · ${frappe.utils.escape_html(r.user)}${
-										r.error_message ? ` · <span class="text-danger">${frappe.utils.escape_html(r.error_message)}</span>` : ""
-									}</li>`,
-							)
-							.join("")}</ul>`
-					: `<p class="text-muted">${__("No runs yet.")}</p>`),
-		);
+		if (!frm.doc.flow) parts.push(latest_runs(overview.recent_runs)); // a flow's runs: the Flow runs button
 		frm.dashboard.set_headline_alert(parts.join(""));
 		frm.dashboard.wrapper.find('[data-huf="copy"]').on("click", () => frappe.utils.copy_to_clipboard(overview.webhook_url));
 	},
 });
 
-// Say in plain words whose permissions the agent will use.
+function latest_runs(runs) {
+	return (
+		`<p class="mb-1"><b>${__("Latest runs")}</b></p>` +
+		(runs.length
+			? `<ul>${runs
+					.map(
+						(r) =>
+							`<li><a href="/app/agent-run/${encodeURIComponent(r.name)}">${frappe.datetime.str_to_user(r.creation)}</a> · ${__(r.status)} · ${frappe.utils.escape_html(r.user)}${
+								r.error_message ? ` · <span class="text-danger">${frappe.utils.escape_html(r.error_message)}</span>` : ""
+							}</li>`,
+					)
+					.join("")}</ul>`
+			: `<p class="text-muted">${__("No runs yet.")}</p>`)
+	);
+}
+
+// Say in plain words what this trigger starts and whose permissions it uses.
 function show_identity(frm) {
 	const who = {
 		"Trigger Owner": frm.is_new() ? __("you (you are creating this trigger)") : frm.doc.owner,
 		"Person Who Triggered": __("whoever saves the document or fires the event"),
 		"Specific User": frm.doc.run_as_user || __("the user you pick below"),
 	}[frm.doc.run_as || "Trigger Owner"];
-	frm.set_intro(__("This trigger's agent runs with the permissions of {0}. Run now and Send test run as you.", [frappe.utils.escape_html(who)]), "blue");
+	const intro = frm.doc.flow
+		? __("This trigger starts the flow {0} (only while the flow is Active). The flow runs with the permissions of {1}.", [
+				frappe.utils.escape_html(frm.doc.flow),
+				frappe.utils.escape_html(who),
+			])
+		: __("This trigger's agent runs with the permissions of {0}. Run now and Send test run as you.", [frappe.utils.escape_html(who)]);
+	frm.set_intro(intro, "blue");
 }
 
 function run_now(frm) {

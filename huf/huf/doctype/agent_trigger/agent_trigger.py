@@ -13,19 +13,22 @@ from huf.ai.triggers.doc_events import EVENTS
 
 SLUG = re.compile(r"^[A-Za-z0-9_-]{3,80}$")
 # Huf's own records: an agent started by its own runs would start itself again.
-HUF_RECORDS = {"Agent Run", "Agent Message", "Agent Conversation", "Agent Tool Call", "Agent Trigger", "Agent Run Feedback"}
+HUF_RECORDS = {"Agent Run", "Agent Message", "Agent Conversation", "Agent Tool Call", "Agent Trigger", "Agent Run Feedback", "Flow Run", "Flow Run Step"}
+# The trigger types that may start a flow; a flow's webhook is its own (huf.ai.flow.api.flow_webhook).
+FLOW_TRIGGER_TYPES = ("Schedule", "Doc Event")
 
 
 class AgentTrigger(Document):
 	def autoname(self):
 		if not self.trigger_name:
 			what = {"Doc Event": f"{self.reference_doctype} {self.doc_event}", "App Event": f"{self.app_name} {self.event_name}"}
-			self.trigger_name = f"{self.agent}: {what.get(self.trigger_type, self.trigger_type)}"
+			self.trigger_name = f"{self.agent or self.flow}: {what.get(self.trigger_type, self.trigger_type)}"
 			if frappe.db.exists("Agent Trigger", self.trigger_name):
 				self.trigger_name += f" {frappe.generate_hash(length=4)}"
 		self.name = self.trigger_name
 
 	def validate(self):
+		self.validate_target()
 		if self.trigger_type == "Doc Event":
 			self.validate_doc_event()
 		if self.trigger_type == "Schedule":
@@ -37,15 +40,33 @@ class AgentTrigger(Document):
 		if self.run_as != identity.SPECIFIC:
 			self.run_as_user = None
 		identity.check_choice(self)  # against whoever saves it, every time
-		agent_disabled = frappe.db.get_value("Agent", self.agent, "disabled")
+		agent_disabled = self.agent and frappe.db.get_value("Agent", self.agent, "disabled")
 		if not self.disabled and agent_disabled:
 			frappe.throw(_("The agent {0} is disabled. Enable the agent first, or keep this trigger disabled.").format(frappe.bold(self.agent)))
 		if not self.disabled:
 			self.disabled_reason = None
 
+	def validate_target(self):
+		"""A trigger starts an agent or a flow: exactly one of the two."""
+		if self.agent and self.flow:
+			frappe.throw(_("A trigger starts either an agent or a flow, not both. Clear Agent or Flow."), title=_("Agent or Flow"))
+		if not (self.agent or self.flow):
+			frappe.throw(_("Pick the Agent or the Flow this trigger starts."), title=_("Agent or Flow"))
+		if not self.flow:
+			return
+		if self.trigger_type not in FLOW_TRIGGER_TYPES:
+			frappe.throw(
+				_("A {0} trigger cannot start a flow; Schedule and Doc Event triggers can. To start a flow from another system, give the flow a Webhook trigger node and use its address.").format(
+					_(self.trigger_type)
+				),
+				title=_("Agent or Flow"),
+			)
+		if not frappe.has_permission("Flow Definition", "read", doc=self.flow):
+			frappe.throw(_("You may not read the flow {0}, so you cannot make a trigger start it.").format(frappe.bold(self.flow)), frappe.PermissionError)
+
 	def validate_doc_event(self):
 		if not self.reference_doctype:
-			frappe.throw(_("Pick the Reference Doctype whose documents start this agent."))
+			frappe.throw(_("Pick the Reference Doctype whose documents start this trigger."))
 		if self.reference_doctype in HUF_RECORDS:
 			frappe.throw(_("{0} records are written by Huf's own runs; a trigger on them would start itself again.").format(self.reference_doctype))
 		if self.doc_event not in EVENTS:

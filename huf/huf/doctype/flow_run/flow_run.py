@@ -1,8 +1,15 @@
 # Copyright (c) 2026, Huf contributors
 # For license information, please see license.txt
 
+import frappe
 from frappe.model.document import Document
 
 
 class FlowRun(Document):
-	pass
+	def onload(self):
+		"""The form shows Approve / Reject only to the people this run waits for."""
+		from huf.ai.flow.approvals import is_approver
+		from huf.ai.flow.definitions import parsed
+
+		waiting = parsed(self.waiting) if isinstance(self.waiting, str) else self.waiting
+		self.set_onload("can_decide", self.status == "Waiting Approval" and bool(is_approver(waiting, frappe.session.user)))
