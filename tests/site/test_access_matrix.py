@@ -87,14 +87,35 @@ def world(site, llm_server, web, mcp_servers):
 	http_tools = [  # the scripted model server stands in for an API; the answers do not matter here
 		fixtures.tool(f"matrix_http_{types.lower()}", types, base_url=llm_server.base_url, tool_type="HTTP Requests") for types in ("GET", "POST")
 	]
+	flow, flow_run = matrix_flow(people)
 	frappe.db.commit()
 	headers = {name: web.token_headers(user) for name, user in people.items()}
 	headers["guest"] = web.site_header()
 	return frappe._dict(
 		people=people, agent=agent, run=result["run"], conversation=result["conversation"], reply=reply,
 		source="Matrix Source", trigger=trigger.name, headers=headers, http_get=http_tools[0], http_post=http_tools[1],
-		mcp=mcp_servers[0], mcp_oauth=mcp_servers[1],
+		mcp=mcp_servers[0], mcp_oauth=mcp_servers[1], flow=flow, flow_run=flow_run,
 	)
+
+
+def matrix_flow(people: dict) -> tuple[str, str]:
+	"""An Active flow every Huf User may read and start, and alice's run of it (Queued: no worker
+	takes it here), whose input carries her text."""
+	from huf.ai.flow import api as flow_api, runs as flow_runs
+
+	if frappe.db.exists("Flow Definition", "matrix-flow"):
+		frappe.db.delete("Flow Run", {"flow_definition": "matrix-flow"})
+		frappe.delete_doc("Flow Definition", "matrix-flow", force=True)
+	definition = {
+		"nodes": [
+			{"id": "hook", "type": "trigger.webhook", "data": {"label": "Hook", "config": {"secret": "matrix-flow-secret"}}},
+			{"id": "ask", "type": "human.approval", "data": {"label": "Ask", "config": {"approval_type": "users", "users": [people["manager"]]}}},
+			{"id": "done", "type": "end", "data": {"label": "Done", "config": {}}},
+		],
+		"edges": [{"id": "e1", "source": "hook", "target": "ask", "type": "always"}, {"id": "e2", "source": "ask", "target": "done", "type": "on_success"}],
+	}
+	flow_api.save_flow_definition("matrix-flow", definition, flow_name="Matrix Flow", status="Active")
+	return "matrix-flow", flow_runs.start_run("matrix-flow", {"note": SECRET_QUESTION}, people["alice"], "Manual")
 
 
 def cases(w) -> list[Case]:
@@ -143,6 +164,16 @@ def cases(w) -> list[Case]:
 		Case("huf.ai.triggers.webhooks.receive", {"slug": "matrix-hook"}, set()),
 		# a flow's webhook (also at huf.ai.flow.api.flow_webhook): only with its node's secret in X-Huf-Secret
 		Case("huf.ai.flow.webhook.flow_webhook", {"flow_id": "matrix-flow"}, set()),
+		# flows: Huf Users read and start them, managers change them; a run is its starter's (and managers')
+		Case("huf.ai.flow.api.get_flow_definition", {"flow_id": w.flow}, {"alice", "bob", "manager"}, "GET"),
+		Case("huf.ai.flow.api.save_flow_definition", {"flow_id": w.flow, "flow_name": "Matrix Flow"}, {"manager"}),
+		Case("huf.ai.flow.api.run_flow", {"flow_id": w.flow, "payload": {"from": "matrix"}}, {"alice", "bob", "manager"}),
+		Case("huf.ai.flow.api.get_flow_run", {"flow_run": w.flow_run}, {"alice", "manager"}, "GET"),
+		Case("huf.ai.flow.api.list_flow_runs", {"flow_id": w.flow}, {"alice", "bob", "manager"}, "GET"),
+		Case("huf.ai.flow.api.resume_flow_run", {"flow_run": w.flow_run}, {"alice", "manager"}),
+		# alice's run waits for no one yet: those who may know get past the check to a 409
+		Case("huf.ai.flow.api.approve_flow_run", {"flow_run": w.flow_run}, {"alice", "manager"}, through=frozenset({409})),
+		Case("huf.ai.flow.api.reject_flow_run", {"flow_run": w.flow_run}, {"alice", "manager"}, through=frozenset({409})),
 	]
 
 
@@ -186,7 +217,7 @@ def test_routes_and_documents_refuse_another_users_ids(site, web, world, persona
 	assert stream.status_code == 403 and "event: error" in stream.text
 	attach = web.get(f"/huf/stream/run/{world.run}", headers)
 	assert attach.status_code == 403 and SECRET_ANSWER not in attach.text
-	for doctype, name in (("Agent Run", world.run), ("Agent Conversation", world.conversation), ("Agent Message", world.reply)):
+	for doctype, name in (("Agent Run", world.run), ("Agent Conversation", world.conversation), ("Agent Message", world.reply), ("Flow Run", world.flow_run)):
 		one = web.get(f"/api/resource/{doctype}/{name}", headers)
 		assert one.status_code == 403, (doctype, one.status_code)
 		listed = web.get(f"/api/resource/{doctype}", headers, fields='["name"]', limit_page_length=0)
