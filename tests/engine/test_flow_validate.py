@@ -15,7 +15,10 @@ class Known:
 		return name == "Scorer"
 
 	def tool(self, name: str) -> bool:
-		return name == "create_lead"
+		return name in ("create_lead", "delete_lead")
+
+	def asks_first(self, name: str) -> bool:
+		return name == "delete_lead"
 
 
 GOOD = definition(
@@ -129,3 +132,20 @@ def test_a_router_without_candidates_and_a_loop_without_a_body_are_reported():
 
 def test_a_definition_that_is_not_an_object_is_one_problem():
 	assert validate([], Known()) == [Problem(None, None, "The flow definition must be a JSON object with nodes and edges.")]
+
+
+def test_a_tool_that_asks_first_runs_only_right_after_an_approval():
+	def flow(into: list[dict]) -> list[Problem]:
+		nodes = [
+			node("hook", "trigger.webhook", "New lead"),
+			node("ask", "human.approval", "Manager", approval_type="users", users=["boss@example.com"]),
+			node("drop", "tool.call", "Delete lead", tool="delete_lead", arguments={}),
+		]
+		return [p for p in validate(definition(nodes, [edge("hook", "ask"), *into]), Known()) if p.node_id == "drop"]
+
+	assert flow([edge("ask", "drop", meta={"outcome": "approved"})]) == []
+	assert flow([edge("ask", "drop", "on_success")]) == []  # an approval's plain path is its approved one
+	for into in ([edge("hook", "drop")], [edge("ask", "drop", meta={"outcome": "rejected"})], [edge("ask", "drop", meta={"outcome": "approved"}), edge("hook", "drop")], []):
+		problems = flow(into)
+		assert [p.label for p in problems] == ["Delete lead"], into
+		assert "marked to ask a person before it runs; put a Human approval step right before this step" in problems[0].message

@@ -162,3 +162,16 @@ def test_max_hops_and_other_users(running):
 		assert name not in [r.name for r in api.list_flow_runs()]
 	with as_user(OWNER):
 		assert api.get_flow_run(name)["status"] == "Failed"
+
+
+def test_a_tool_that_asks_first_needs_an_approval_step_right_before_it(running):
+	tool = fixtures.tool("flow_ask_todo", "Create Document", "ToDo")
+	call = node("make", "tool.call", tool=tool, arguments={"data": {"description": "Asked first {{ trigger.who }}"}})
+	flow = save("huf-test-asks-first", [call], [])
+	frappe.db.set_value("Agent Tool Function", tool, "requires_approval", 1)  # marked after the flow was saved
+	frappe.db.commit()
+	run = settle(start(flow, {"who": "Bea"}))
+	assert run.status == "Failed" and "marked to ask a person before it runs" in run.last_error
+	assert not frappe.db.exists("ToDo", {"description": "Asked first Bea"})
+	with pytest.raises(frappe.ValidationError, match="put a Human approval step right before this step"):
+		save("huf-test-asks-first", [call, node("other", "end")], [])  # saving again says so

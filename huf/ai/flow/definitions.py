@@ -29,6 +29,9 @@ class SiteKnows:
 	def tool(self, name: str) -> bool:
 		return bool(name) and bool(frappe.db.exists("Agent Tool Function", name))
 
+	def asks_first(self, name: str) -> bool:
+		return bool(frappe.db.get_value("Agent Tool Function", name, "requires_approval"))
+
 
 def parsed(value) -> dict:
 	"""Definition JSON as a dict (the JSON field holds text until it is loaded), or a clear error."""

@@ -19,6 +19,7 @@ from frappe import _
 from huf.ai import executor, lifecycle, models, outbound, run_setup, runs
 from huf.ai.cost import cost_function
 from huf.ai.engine import llm
+from huf.ai.engine.flow.checks import ASKS_FIRST, approved_right_before
 from huf.ai.engine.flow.ports import AgentResult, HttpPolicy
 from huf.ai.engine.llm_errors import LLMError
 from huf.ai.engine.loop import LoopResult
@@ -95,7 +96,10 @@ class SitePorts:
 			run=self.run.last_agent_run or "", conversation=self.run.conversation or "", agent="", user=self.run.user,
 			run_subagent=executor.run_subagent,
 		)  # fmt: skip
-		built = build_tool(frappe.get_cached_doc("Agent Tool Function", tool), ctx)
+		doc = frappe.get_cached_doc("Agent Tool Function", tool)
+		if doc.requires_approval and not approved_right_before(self.graph, self.run.current_node_id):
+			raise ToolError(ASKS_FIRST.format(tool=tool))  # marked after this version of the flow was saved
+		built = build_tool(doc, ctx)
 		built.validate(arguments)
 		return built.handler(arguments)
 

@@ -58,9 +58,28 @@ def _tool(graph: Graph, node: Node, known) -> list[str]:
 		found.append("It does not say which tool to call; choose a tool.")
 	elif not known.tool(str(name)):
 		found.append(f"The tool {name!r} does not exist; choose an existing tool.")
+	elif known.asks_first(str(name)) and not approved_right_before(graph, node.id):
+		found.append(ASKS_FIRST.format(tool=name))
 	if not isinstance(arguments, dict):
 		found.append('Its arguments must be an object of names and values, e.g. {"customer": "{{ trigger.customer }}"}.')
 	return found + _template(arguments, "arguments")
+
+
+ASKS_FIRST = (
+	"The tool {tool!r} is marked to ask a person before it runs; put a Human approval step right before "
+	"this step, with only its approved path leading here, so a person decides each call."
+)
+
+
+def approved_right_before(graph: Graph, node_id: str) -> bool:
+	"""Every way into ``node_id`` is the approved outcome of a human.approval step."""
+	into = [edge for edge in graph.edges if edge.target == node_id]
+	return bool(into) and all(
+		getattr(graph.nodes.get(edge.source), "type", None) == "human.approval"
+		and edge.type != "on_failure"
+		and edge.outcome in (None, "", "approved")
+		for edge in into
+	)
 
 
 def _router(graph: Graph, node: Node, known) -> list[str]:

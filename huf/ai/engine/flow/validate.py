@@ -29,6 +29,8 @@ class Known(Protocol):
 
 	def tool(self, name: str) -> bool: ...
 
+	def asks_first(self, name: str) -> bool: ...  # the tool is marked to ask a person before it runs
+
 
 def validate(definition: dict, known: Known) -> list[Problem]:
 	if not isinstance(definition, dict):
