@@ -127,7 +127,10 @@ def test_approval_by_the_named_approver_only(running):
 	run = settle(name, statuses=("Success", "Failed"))
 	assert run.status == "Success" and steps(name)[-1] == ("no", "Success")
 	assert json.loads(run.context_json)["nodes"]["ask"] == {"outcome": "rejected", "comment": "Not yet", "by": APPROVER}
-	with as_user(APPROVER), pytest.raises(frappe.PermissionError):  # no longer waiting for them
+	with as_user(APPROVER):  # who decided keeps seeing the run, and may decide nothing more
+		assert api.get_flow_run(name)["can_approve"] is False
+		assert name in [r.name for r in api.list_flow_runs()]
+	with as_user(OTHER), pytest.raises(frappe.PermissionError):
 		api.get_flow_run(name)
 
 

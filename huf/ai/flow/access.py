@@ -1,7 +1,10 @@
 """Who may see a Flow Run: its owner (``user``, who it runs as), its named approvers while it
-waits for them, and Huf Managers (hooks.py: permission_query_conditions / has_permission)."""
+waits for them, the people who decided one of its steps (``deciders``), and Huf Managers
+(hooks.py: permission_query_conditions / has_permission)."""
 
 from __future__ import annotations
+
+import json
 
 import frappe
 
@@ -20,12 +23,15 @@ def flow_run_query(user: str | None = None) -> str:
 		f"json_contains(`tabFlow Run`.`waiting`, json_quote({frappe.db.escape(role)}), '$.approvers.roles')"
 		for role in frappe.get_roles(user)
 	]
-	return f"(`tabFlow Run`.`user` = {escaped} or (`tabFlow Run`.`status` = 'Waiting Approval' and ({' or '.join(named)})))"
+	decided = f"json_contains(coalesce(`tabFlow Run`.`deciders`, '[]'), json_quote({escaped}))"
+	return f"(`tabFlow Run`.`user` = {escaped} or {decided} or (`tabFlow Run`.`status` = 'Waiting Approval' and ({' or '.join(named)})))"
 
 
 def flow_run_has_permission(doc, ptype=None, user=None) -> bool:
 	user = user or frappe.session.user
 	if is_manager(user) or doc.user == user:
+		return True
+	if ptype in (None, "read") and user in (json.loads(doc.deciders) if isinstance(doc.deciders, str) else doc.deciders or []):
 		return True
 	waiting = parsed(doc.waiting) if isinstance(doc.waiting, str) else doc.waiting
 	return ptype in (None, "read") and doc.status == "Waiting Approval" and is_approver(waiting, user)

@@ -11,6 +11,8 @@ enqueued again. Waiting and Successful runs are refused."""
 
 from __future__ import annotations
 
+import json
+
 import frappe
 from frappe import _
 from frappe.utils import add_to_date, now_datetime
@@ -44,6 +46,9 @@ def decide(flow_run: str, outcome: str, comment: str | None, user: str | None) -
 	if run.status != "Waiting Approval":
 		frappe.throw(_("This flow run is not waiting for an approval (it is {0}); nothing was changed.").format(run.status), NotWaiting)
 	decision = {"outcome": outcome, "comment": comment or "", "by": user}
+	if user:  # who decided keeps seeing the run (access.py)
+		deciders = json.loads(frappe.db.get_value("Flow Run", run.name, "deciders") or "[]")
+		frappe.db.set_value("Flow Run", run.name, "deciders", json.dumps(sorted({*deciders, user})), update_modified=False)
 	graph = runs.graph_of(run)
 	result = resume(graph, runs.state_of(run), decision)
 	step = frappe.db.get_value("Flow Run Step", {"parent": run.name, "hop": (run.hop_count or 1) - 1}, "name")
