@@ -17,6 +17,10 @@ const SourcePage = lazy(() => import("./features/knowledge/SourcePage"));
 const ToolsPage = lazy(() => import("./features/tools/ToolsPage"));
 const ToolEditor = lazy(() => import("./features/tools/ToolEditor"));
 const McpServerPage = lazy(() => import("./features/tools/McpServerPage"));
+const FlowsPage = lazy(() => import("./features/flows/FlowsPage"));
+const FlowPage = lazy(() => import("./features/flows/FlowPage"));
+const FlowRunPage = lazy(() => import("./features/flows/FlowRunPage"));
+const ApprovalsPage = lazy(() => import("./features/flows/ApprovalsPage"));
 
 function Allowed({ when, children }: { when: boolean; children: ReactNode }) {
 	if (!when) return <ErrorNote error="You don't have access to this part of Huf. Ask an administrator if you need it." />;
@@ -55,6 +59,10 @@ export function App() {
 				<Route path="tools/new" element={<Allowed when={me.data.is_manager}><ToolEditor /></Allowed>} />
 				<Route path="tools/:name" element={<Allowed when={can["agent.run"]}><ToolEditor /></Allowed>} />
 				<Route path="tools/servers/:name" element={<Allowed when={me.data.is_manager}><McpServerPage /></Allowed>} />
+				<Route path="flows" element={<Allowed when={can["agent.run"]}><FlowsPage /></Allowed>} />
+				<Route path="flows/approvals" element={<Allowed when={can["agent.run"]}><ApprovalsPage /></Allowed>} />
+				<Route path="flows/runs/:run" element={<Allowed when={can["agent.run"]}><FlowRunPage /></Allowed>} />
+				<Route path="flows/:flowId" element={<Allowed when={can["agent.run"]}><FlowPage /></Allowed>} />
 				<Route path="*" element={<ErrorNote error="There is no page at this address." />} />
 			</Route>
 		</Routes>

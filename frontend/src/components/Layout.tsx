@@ -1,13 +1,14 @@
-import { BookOpen, Bot, History, MessageSquare, Plug, Wrench } from "lucide-react";
+import { BookOpen, Bot, History, MessageSquare, Plug, Workflow, Wrench } from "lucide-react";
 import { NavLink, Outlet } from "react-router";
 import type { Me } from "../lib/boot";
 import { cn } from "../lib/cn";
 
-// One entry per area; later areas (flows, connections) join this list.
+// One entry per area; later areas (connections) join this list.
 const AREAS = [
 	{ to: "/chat", label: "Chat", icon: MessageSquare, show: () => true },
 	{ to: "/agents", label: "Agents", icon: Bot, show: (me: Me) => me.capabilities["agent.manage"] },
 	{ to: "/tools", label: "Tools", icon: Wrench, show: (me: Me) => me.capabilities["agent.run"] },
+	{ to: "/flows", label: "Flows", icon: Workflow, show: (me: Me) => me.capabilities["agent.run"] },
 	{ to: "/knowledge", label: "Knowledge", icon: BookOpen, show: (me: Me) => me.capabilities["knowledge.view"] },
 	{ to: "/providers", label: "Providers", icon: Plug, show: (me: Me) => me.capabilities["provider.manage"] },
 	{ to: "/runs", label: "Runs", icon: History, show: (me: Me) => me.capabilities["agent.run"] },

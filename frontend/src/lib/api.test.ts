@@ -17,6 +17,11 @@ describe("errorFromBody", () => {
 		expect(error.kind).toBe("ValidationError");
 	});
 
+	it("keeps each line of a message that lists several problems", () => {
+		const error = errorFromBody(417, { _server_messages: serverMessages({ message: "Node Ask (ask): no approver<br>Node Done (done): &lt;odd&gt;" }) });
+		expect(error.message).toBe("Node Ask (ask): no approver\nNode Done (done): <odd>");
+	});
+
 	it("explains a 403 without messages as missing permission", () => {
 		const error = errorFromBody(403, { exc_type: "PermissionError" });
 		expect(error.message).toBe("You don't have permission to do that.");

@@ -15,8 +15,9 @@ export class ApiError extends Error {
 
 type ServerMessage = { message?: string; title?: string };
 
+// Line breaks stay (a message listing several problems puts one per line).
 function stripTags(html: string): string {
-	const doc = new DOMParser().parseFromString(html, "text/html");
+	const doc = new DOMParser().parseFromString(html.replace(/<br\s*\/?>/gi, "\n"), "text/html");
 	return (doc.body.textContent ?? "").trim();
 }
 

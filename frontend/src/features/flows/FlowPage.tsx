@@ -1,0 +1,178 @@
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { Download, Play, Upload } from "lucide-react";
+import { useEffect, useRef, useState } from "react";
+import { Link, useBlocker, useParams } from "react-router";
+import { Button } from "../../components/ui/button";
+import { Field, Input } from "../../components/ui/field";
+import { Section } from "../../components/ui/section";
+import { ErrorNote, Loading, StatusBadge } from "../../components/ui/status";
+import { useMe } from "../../lib/me";
+import { saveFlow, useFlow, useFlowRuns, type Flow, type SaveArgs } from "./api";
+import { ImportDialog } from "./ImportDialog";
+import { Outline } from "./Outline";
+import { RunDialog } from "./RunDialog";
+import { problemsByNode, when, type Definition, type Problems } from "./rules";
+import { Versions } from "./Versions";
+
+export default function FlowPage() {
+	const { flowId = "" } = useParams();
+	const flow = useFlow(flowId);
+	if (flow.isPending) return <Loading />;
+	if (flow.isError) return <div className="p-6"><ErrorNote error={flow.error} /></div>;
+	return <FlowView key={flow.data.modified} flow={flow.data} />;
+}
+
+const STATUS_ACTIONS: Record<Flow["status"], { to: Flow["status"]; label: string }[]> = {
+	Draft: [{ to: "Active", label: "Activate" }, { to: "Archived", label: "Archive" }],
+	Active: [{ to: "Draft", label: "Back to draft" }, { to: "Archived", label: "Archive" }],
+	Archived: [{ to: "Draft", label: "Back to draft" }, { to: "Active", label: "Activate" }],
+};
+
+/** A save of the graph that failed: the graph tried and the server's problems, step by step. */
+type Refused = { definition: Definition; problems: Problems };
+
+function FlowView({ flow }: { flow: Flow }) {
+	const me = useMe().data;
+	const manager = Boolean(me?.is_manager);
+	const queryClient = useQueryClient();
+	const [name, setName] = useState(flow.flow_name);
+	const [refused, setRefused] = useState<Refused | null>(null);
+	const [dialog, setDialog] = useState<"run" | "import" | null>(null);
+	const dirty = name !== flow.flow_name;
+	const justSaved = useRef(false);
+	const blocker = useBlocker(({ currentLocation, nextLocation }) => dirty && !justSaved.current && currentLocation.pathname !== nextLocation.pathname);
+	useEffect(() => {
+		if (!dirty) return;
+		const warn = (event: BeforeUnloadEvent) => event.preventDefault();
+		window.addEventListener("beforeunload", warn);
+		return () => window.removeEventListener("beforeunload", warn);
+	}, [dirty]);
+
+	const save = useMutation({
+		mutationFn: (args: Omit<SaveArgs, "flow_id">) => saveFlow({ flow_id: flow.flow_id, ...args }),
+		onSuccess: async () => {
+			justSaved.current = true;
+			setRefused(null);
+			await queryClient.invalidateQueries({ queryKey: ["flows"] });
+			await queryClient.invalidateQueries({ queryKey: ["flow", flow.flow_id] });
+			await queryClient.invalidateQueries({ queryKey: ["flow-versions", flow.flow_id] });
+		},
+		onError: (error, args) => {
+			if (args.definition) setRefused({ definition: args.definition, problems: problemsByNode(error.message, args.definition) });
+		},
+	});
+	/** Saves a graph as the next version; resolves false (and shows its problems) when refused. */
+	const saveGraph = (definition: Definition, note: string) =>
+		save.mutateAsync({ definition, note }).then(
+			() => true,
+			() => false,
+		);
+	const canRun = manager || flow.status === "Active";
+	const exportFile = () => {
+		const url = URL.createObjectURL(new Blob([JSON.stringify(flow.definition, null, 2)], { type: "application/json" }));
+		const link = Object.assign(document.createElement("a"), { href: url, download: `${flow.flow_id}.json` });
+		link.click();
+		URL.revokeObjectURL(url);
+	};
+
+	return (
+		<div className="mx-auto grid max-w-4xl gap-4 p-4 md:p-6">
+			<Link to="/flows" className="text-sm text-blue-700 hover:underline">All flows</Link>
+			<header className="flex flex-wrap items-center gap-3">
+				<h1 className="text-xl font-semibold">{flow.flow_name}</h1>
+				<span className="text-sm text-slate-600" data-testid="flow-status">{flow.status}</span>
+				<span className="text-sm text-slate-500">Version {flow.version}{flow.updated_by ? `, changed by ${flow.updated_by} ${when(flow.updated_at)}` : ""}</span>
+				<div className="ml-auto flex flex-wrap gap-2">
+					{canRun ? (
+						<Button onClick={() => setDialog("run")}>
+							<Play className="h-4 w-4" aria-hidden />
+							Run
+						</Button>
+					) : null}
+					{manager
+						? STATUS_ACTIONS[flow.status].map((action) => (
+								<Button key={action.to} variant="outline" disabled={save.isPending} onClick={() => save.mutate({ status: action.to })}>
+									{action.label}
+								</Button>
+							))
+						: null}
+					{manager ? (
+						<Button variant="outline" onClick={() => setDialog("import")}>
+							<Upload className="h-4 w-4" aria-hidden />
+							Import
+						</Button>
+					) : null}
+					<Button variant="outline" onClick={exportFile}>
+						<Download className="h-4 w-4" aria-hidden />
+						Export
+					</Button>
+				</div>
+			</header>
+			{save.isError && !refused ? <ErrorNote error={save.error} /> : null}
+			{manager ? (
+				<form
+					noValidate
+					aria-label="Flow settings"
+					onSubmit={(event) => {
+						event.preventDefault();
+						if (name.trim()) save.mutate({ flow_name: name.trim() });
+					}}
+				>
+					<Section title="Settings">
+						<Field label="Flow name" error={name.trim() ? undefined : "Give the flow a name."} hint={`Flow ID: ${flow.flow_id}`}>
+							{(props) => <Input value={name} onChange={(e) => setName(e.target.value)} {...props} />}
+						</Field>
+						<div className="flex items-center gap-3">
+							{dirty ? <span className="text-xs text-amber-700">Unsaved changes</span> : null}
+							<Button type="submit" variant="outline" className="ml-auto" disabled={save.isPending || !dirty}>Save name</Button>
+						</div>
+					</Section>
+				</form>
+			) : null}
+			{refused ? (
+				<div className="grid gap-2 rounded-lg border border-red-200 bg-red-50/40 p-3">
+					<p role="alert" className="text-sm font-medium text-red-800">This flow could not be saved. Nothing was changed; the problems are shown on their steps below.</p>
+					<Outline title="Steps that need attention" definition={refused.definition} problems={refused.problems} />
+				</div>
+			) : null}
+			<Outline definition={flow.definition} />
+			<FlowRuns flowId={flow.flow_id} />
+			<Versions flow={flow} canRestore={manager} onRestore={(definition, version) => saveGraph(definition, `Restored version ${version}`)} />
+			{dialog === "run" ? <RunDialog flowId={flow.flow_id} onClose={() => setDialog(null)} /> : null}
+			{dialog === "import" ? <ImportDialog flowId={flow.flow_id} onImport={(definition) => saveGraph(definition, "Imported")} onClose={() => setDialog(null)} /> : null}
+			{blocker.state === "blocked" ? (
+				<div role="alertdialog" aria-labelledby="leave-title" className="fixed inset-x-0 bottom-4 z-50 mx-auto flex max-w-md flex-wrap items-center gap-3 rounded-lg bg-slate-900 p-4 text-white shadow-xl">
+					<p id="leave-title" className="flex-1 text-sm">You have unsaved changes. Leave and lose them?</p>
+					<Button variant="outline" size="sm" onClick={() => blocker.reset()}>Stay</Button>
+					<Button variant="danger" size="sm" onClick={() => blocker.proceed()}>Leave</Button>
+				</div>
+			) : null}
+		</div>
+	);
+}
+
+function FlowRuns({ flowId }: { flowId: string }) {
+	const runs = useFlowRuns(flowId);
+	return (
+		<section aria-labelledby="runs-title" className="grid gap-2">
+			<h2 id="runs-title" className="text-base font-semibold">Runs</h2>
+			{runs.isPending ? <Loading /> : null}
+			{runs.isError ? <ErrorNote error={runs.error} /> : null}
+			{runs.data && !runs.data.length ? <p className="text-sm text-slate-600">No runs yet.</p> : null}
+			{runs.data?.length ? (
+				<ul className="divide-y divide-slate-100 rounded-lg border border-slate-200 bg-white text-sm">
+					{runs.data.map((run) => (
+						<li key={run.name}>
+							<Link to={`/flows/runs/${run.name}`} className="flex flex-wrap items-center gap-3 px-3 py-2 hover:bg-slate-50 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-blue-500">
+								<StatusBadge status={run.status} />
+								<span>{when(run.started_at)}</span>
+								<span className="text-slate-600">by {run.user}</span>
+								<span className="ml-auto text-xs text-slate-500">version {run.flow_version}, {run.hop_count} steps</span>
+							</Link>
+						</li>
+					))}
+				</ul>
+			) : null}
+		</section>
+	);
+}

@@ -1,0 +1,78 @@
+// What the Flows area reads and calls on the site (huf.ai.flow.api).
+import { useQuery } from "@tanstack/react-query";
+import { call, getList } from "../../lib/api";
+import { RUN_ACTIVE, type Definition } from "./rules";
+
+const API = "huf.ai.flow.api";
+
+export type FlowRow = {
+	flow_id: string;
+	flow_name: string;
+	status: "Draft" | "Active" | "Archived";
+	version: number;
+	updated_by: string | null;
+	updated_at: string | null;
+	modified_by: string;
+	modified: string;
+	last_run: { name: string; status: string; creation: string } | null;
+};
+
+export type Flow = { flow_id: string; flow_name: string; status: FlowRow["status"]; version: number; updated_by: string | null; updated_at: string | null; modified: string; definition: Definition };
+
+export type VersionRow = { name: string; version: number; note: string | null; saved_by: string; saved_at: string };
+
+export type RunRow = {
+	name: string;
+	flow_definition: string;
+	flow_version: number;
+	status: string;
+	user: string;
+	trigger_type: string;
+	current_node_id: string | null;
+	hop_count: number;
+	max_hops: number;
+	started_at: string | null;
+	completed_at: string | null;
+	last_error: string | null;
+};
+
+export type RunStep = { hop: number; node_id: string; node_label: string | null; node_type: string; status: string; agent_run: string | null; output: string | null; error: string | null; started_at: string | null; duration_ms: number | null };
+
+export type RunDetail = RunRow & {
+	context: { trigger?: Record<string, unknown>; [key: string]: unknown };
+	waiting: { node_id?: string; message?: string; [key: string]: unknown } | null;
+	can_approve: boolean;
+	steps: RunStep[];
+};
+
+export type SaveArgs = { flow_id: string; definition?: Definition; flow_name?: string; status?: FlowRow["status"]; note?: string };
+
+export const useFlows = () => useQuery({ queryKey: ["flows"], queryFn: () => call<FlowRow[]>(`${API}.list_flows`) });
+
+export const useFlow = (flowId: string, version?: number) =>
+	useQuery({ queryKey: ["flow", flowId, version ?? "current"], queryFn: () => call<Flow>(`${API}.get_flow_definition`, { flow_id: flowId, version }) });
+
+export const useVersions = (flowId: string) =>
+	useQuery({
+		queryKey: ["flow-versions", flowId],
+		queryFn: () => getList<VersionRow>("Flow Definition Version", { fields: ["name", "version", "note", "saved_by", "saved_at"], filters: [["flow_definition", "=", flowId]], order_by: "version desc", limit: 100 }),
+	});
+
+export const useFlowRuns = (flowId: string | undefined, status?: string) =>
+	useQuery({
+		queryKey: ["flow-runs", flowId ?? "all", status ?? "any"],
+		queryFn: () => call<RunRow[]>(`${API}.list_flow_runs`, { flow_id: flowId, status, limit: 50 }),
+		refetchInterval: (query) => (query.state.data?.some((run) => RUN_ACTIVE.includes(run.status)) ? 3000 : false),
+	});
+
+export const useFlowRun = (name: string) =>
+	useQuery({
+		queryKey: ["flow-run", name],
+		queryFn: () => call<RunDetail>(`${API}.get_flow_run`, { flow_run: name }),
+		refetchInterval: (query) => (query.state.data && RUN_ACTIVE.includes(query.state.data.status) ? 2000 : false),
+	});
+
+export const saveFlow = (args: SaveArgs) => call<Flow>(`${API}.save_flow_definition`, args, true);
+export const runFlow = (flowId: string, payload: Record<string, unknown> | null) => call<{ flow_run: string }>(`${API}.run_flow`, { flow_id: flowId, payload }, true);
+export const decide = (flowRun: string, approve: boolean, comment: string) => call<unknown>(`${API}.${approve ? "approve" : "reject"}_flow_run`, { flow_run: flowRun, comment: comment || null }, true);
+export const resumeRun = (flowRun: string) => call<unknown>(`${API}.resume_flow_run`, { flow_run: flowRun }, true);
