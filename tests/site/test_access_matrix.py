@@ -166,6 +166,7 @@ def cases(w) -> list[Case]:
 		Case("huf.ai.flow.webhook.flow_webhook", {"flow_id": "matrix-flow"}, set()),
 		# flows: Huf Users read and start them, managers change them; a run is its starter's (and managers')
 		Case("huf.ai.flow.api.get_flow_definition", {"flow_id": w.flow}, {"alice", "bob", "manager"}, "GET"),
+		Case("huf.ai.flow.api.list_flows", {}, {"alice", "bob", "manager"}, "GET"),
 		Case("huf.ai.flow.api.save_flow_definition", {"flow_id": w.flow, "flow_name": "Matrix Flow"}, {"manager"}),
 		Case("huf.ai.flow.api.run_flow", {"flow_id": w.flow, "payload": {"from": "matrix"}}, {"alice", "bob", "manager"}),
 		Case("huf.ai.flow.api.get_flow_run", {"flow_run": w.flow_run}, {"alice", "manager"}, "GET"),

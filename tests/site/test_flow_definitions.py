@@ -132,3 +132,22 @@ def test_a_webhook_secret_is_stored_encrypted_and_never_in_the_graph(agent, fres
 	assert definitions.webhook_secret(fresh, "start") == "s3cret-hook"
 	frappe.delete_doc("Flow Definition", fresh)
 	assert definitions.webhook_secret(fresh, "start") is None
+
+
+def test_the_flow_list_shows_each_persons_own_last_run(agent, fresh):
+	from huf.ai.flow import runs
+
+	api.save_flow_definition(fresh, graph(agent), flow_name="Qualify leads", status="Active")
+	reader = make_user("flow-reader@huf.test", ["Huf User"])
+	other = make_user("flow-other-reader@huf.test", ["Huf User"])
+	mine = runs.start_run(fresh, {"n": 1}, reader, "Manual")
+	theirs = runs.start_run(fresh, {"n": 2}, other, "Manual")  # newer, but not the reader's to see
+	frappe.db.commit()
+	with as_user(reader):
+		row = next(flow for flow in api.list_flows() if flow["flow_id"] == fresh)
+	assert (row["flow_name"], row["status"], row["version"]) == ("Qualify leads", "Active", 1)
+	assert row["last_run"]["name"] == mine and row["last_run"]["status"] == "Queued"
+	with as_user(other):
+		assert next(flow for flow in api.list_flows() if flow["flow_id"] == fresh)["last_run"]["name"] == theirs
+	with as_user("Guest"), pytest.raises(frappe.PermissionError):
+		api.list_flows()

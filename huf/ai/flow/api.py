@@ -59,6 +59,29 @@ def save_flow_definition(flow_id: str, definition=None, flow_name: str | None = 
 	return _answer(doc)
 
 
+LIST_FIELDS = ("name", "flow_name", "status", "version", "updated_by", "updated_at", "modified_by", "modified")
+
+
+@frappe.whitelist()
+def list_flows() -> list[dict]:
+	"""The flows the caller may read, newest change first, each with the last run the caller may see
+	(``last_run``: name, status, creation; None when there is none)."""
+	frappe.has_permission("Flow Definition", "read", throw=True)
+	flows = frappe.get_list("Flow Definition", fields=list(LIST_FIELDS), order_by="modified desc", limit_page_length=500)
+	names = [flow.name for flow in flows]
+	latest = frappe.get_list(
+		"Flow Run", filters={"flow_definition": ["in", names or [""]]}, fields=["flow_definition", "max(creation) as at"], group_by="flow_definition"
+	)
+	at = [row.at for row in latest]
+	last = {}
+	if at:
+		for run in frappe.get_list(
+			"Flow Run", filters={"flow_definition": ["in", names], "creation": ["in", at]}, fields=["name", "flow_definition", "status", "creation"], order_by="creation asc"
+		):
+			last[run.flow_definition] = {"name": run.name, "status": run.status, "creation": run.creation}
+	return [{**flow, "flow_id": flow.name, "last_run": last.get(flow.name)} for flow in flows]
+
+
 # --- runs ---------------------------------------------------------------------------------------
 
 RUN_FIELDS = (
