@@ -1,0 +1,105 @@
+"""The web app's Flows area in a real browser against the real site: a manager creates a flow by
+importing a small graph, activates it and runs it; the named approver approves it in their inbox
+and the run page shows it finished. A failed run shows its failing step and the reason."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import frappe
+from playwright.sync_api import expect
+
+from tests.site.conftest import make_user
+from tests.site.flow_helpers import edge, node, save, settle, start
+
+MANAGER = "flows-ui-manager@huf.test"
+APPROVER = "flows-ui-approver@huf.test"
+FLOW = "e2e-ship-orders"
+
+
+def forget(flow_id: str) -> None:
+	if frappe.db.exists("Flow Definition", flow_id):
+		runs = frappe.get_all("Flow Run", {"flow_definition": flow_id}, pluck="name")
+		frappe.db.delete("Flow Run Step", {"parent": ["in", runs or [""]]})
+		frappe.db.delete("Flow Run", {"flow_definition": flow_id})
+		frappe.delete_doc("Flow Definition", flow_id, force=True)
+	frappe.db.commit()
+
+
+def test_a_manager_imports_activates_and_runs_a_flow_the_approver_approves(site, web, workers, signed_in):
+	forget(FLOW)
+	make_user(MANAGER, ["Huf User", "Huf Manager"])
+	make_user(APPROVER, ["Huf User"])
+	workers.start(1)
+	graph = {
+		"nodes": [
+			{"id": "ask", "type": "human.approval", "data": {"label": "Ask the approver", "config": {"approval_type": "users", "users": [APPROVER], "message": "Ship order A-1?"}}},
+			{"id": "done", "type": "end", "data": {"label": "Shipped", "config": {}}},
+		],
+		"edges": [{"id": "e1", "source": "ask", "target": "done", "meta": {"outcome": "approved"}}],
+	}
+
+	page = signed_in(MANAGER)
+	page.goto("/huf/flows")
+	page.get_by_role("button", name="New flow").click()
+	page.get_by_label("Name").fill("E2E Ship Orders")
+	expect(page.get_by_label("Flow ID")).to_have_value(FLOW)
+	page.get_by_role("button", name="Create flow").click()
+	expect(page).to_have_url(f"{web.base}/huf/flows/{FLOW}")
+	expect(page.get_by_text("This flow has no steps yet.")).to_be_visible()
+
+	page.get_by_role("button", name="Import").click()
+	page.get_by_label("Or paste it here").fill(json.dumps(graph))
+	page.get_by_role("dialog").get_by_role("button", name="Import").click()
+	steps = page.get_by_role("region", name="Steps", exact=True)
+	expect(steps.get_by_test_id("flow-step").first).to_contain_text("Ask the approver")
+	expect(steps.get_by_test_id("flow-step").first).to_contain_text("Ask a person to approve")
+	expect(steps.get_by_text("if approved")).to_be_visible()
+	expect(page.get_by_text("Imported")).to_be_visible()  # the version's note
+
+	page.get_by_role("button", name="Activate").click()
+	expect(page.get_by_test_id("flow-status")).to_have_text("Active")
+	page.get_by_role("button", name="Run", exact=True).click()
+	page.get_by_label("Input (optional)").fill('{"order": "A-1"}')
+	page.get_by_role("button", name="Start run").click()
+	page.wait_for_url(re.compile(r".*/huf/flows/runs/[^/]+$"))
+	run = page.url.rsplit("/", 1)[-1]
+	expect(page.get_by_text("Waiting for approval: Ship order A-1?")).to_be_visible(timeout=30_000)
+	expect(page.get_by_role("button", name="Approve")).to_have_count(0)  # the manager is not the named approver
+
+	inbox = signed_in(APPROVER)
+	inbox.goto("/huf/flows/approvals")
+	card = inbox.get_by_test_id("approval")
+	expect(card).to_have_count(1)
+	expect(card).to_contain_text("Ship order A-1?")
+	expect(card).to_contain_text('"order": "A-1"')
+	card.get_by_label("Comment (optional)").fill("Go ahead")
+	card.get_by_role("button", name="Approve").click()
+	expect(inbox.get_by_text("Nothing is waiting for you")).to_be_visible()
+
+	assert settle(run, timeout=60, statuses=("Success", "Failed")).status == "Success"
+	page.reload()
+	expect(page.locator("header").get_by_text("Success")).to_be_visible()
+	expect(page.get_by_test_id("run-step")).to_have_count(2)
+
+
+def test_a_failed_run_shows_the_failing_step_and_why(site, web, workers, signed_in):
+	make_user(MANAGER, ["Huf User", "Huf Manager"])
+	flow = save(
+		"e2e-failing-flow",
+		[node("fetch", "http_request", method="GET", url="http://127.0.0.1:9/nothing-listens-here"), node("done", "end")],
+		[edge("fetch", "done", "on_success")],
+	)
+	workers.start(1)
+	run = settle(start(flow, {}, user=MANAGER), timeout=60, statuses=("Success", "Failed"))
+	assert run.status == "Failed"
+	reason = frappe.db.get_value("Flow Run Step", {"parent": run.name, "node_id": "fetch"}, "error")
+	assert reason
+
+	page = signed_in(MANAGER)
+	page.goto(f"/huf/flows/runs/{run.name}")
+	failure = page.get_by_test_id("run-failure")
+	expect(failure).to_contain_text('It failed at the step "Fetch" (Call a web address).')
+	expect(failure).to_contain_text(reason.strip()[:60])
+	expect(page.get_by_role("button", name="Resume")).to_be_visible()  # the owner may try again
