@@ -69,7 +69,11 @@ export const useFlowRun = (name: string) =>
 	useQuery({
 		queryKey: ["flow-run", name],
 		queryFn: () => call<RunDetail>(`${API}.get_flow_run`, { flow_run: name }),
-		refetchInterval: (query) => (query.state.data && RUN_ACTIVE.includes(query.state.data.status) ? 2000 : false),
+		// every 2 s while it moves; every 10 s while it waits for someone's approval, which may come from elsewhere
+		refetchInterval: (query) => {
+			const status = query.state.data?.status;
+			return status && RUN_ACTIVE.includes(status) ? 2000 : status === "Waiting Approval" ? 10_000 : false;
+		},
 	});
 
 export const saveFlow = (args: SaveArgs) => call<Flow>(`${API}.save_flow_definition`, args, true);
