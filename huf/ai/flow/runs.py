@@ -26,7 +26,7 @@ from huf.ai.engine.flow.step import RunState, StepResult, step
 from huf.ai.flow import events
 from huf.ai.flow.definitions import definition_at, parsed
 from huf.ai.flow.ports import Interrupted, SitePorts
-from huf.ai.rows import insert_row, update_row
+from huf.ai.rows import commit, insert_row, update_row
 from huf.ai.runs import heartbeat, lock_ttl
 
 HOP_JOB = "huf.ai.flow.runs.run_hop"
@@ -124,7 +124,7 @@ def state_of(run) -> RunState:
 
 
 def _hop(flow_run: str, hop: int) -> None:
-	frappe.db.commit()  # a fresh snapshot: what the last hop committed
+	commit()  # a fresh snapshot: what the last hop committed
 	run = load(flow_run)
 	if not run or run.status not in ("Queued", "Running") or run.hop_count != hop:
 		return
@@ -164,7 +164,7 @@ def record_start(run, node, hop: int) -> str:
 		(started, started, run.name),
 	)
 	events.node_started(run, node, hop)
-	frappe.db.commit()
+	commit()
 	return name
 
 
@@ -195,7 +195,7 @@ def save(run, result: StepResult, step_name: str | None, hop_increment: int, dur
 		enqueue_hop(run.name, hop_count)
 	events.node_finished(run, result, node, step_status, output, hop_count - 1)
 	events.run_status(run.name, run.user, status, values["current_node_id"], hop_count, result.error, waiting)
-	frappe.db.commit()
+	commit()
 	return status
 
 
