@@ -97,3 +97,24 @@ def test_node_events_reach_the_owners_room_only(site, workers):
 	assert finished == [("shape", "Shape", "transform", "Success"), ("done", "Done", "end", "Success")]
 	statuses = [e["message"]["status"] for e in heard if e["event"] == "flow_run_status"]
 	assert statuses[0] in ("Queued", "Running") and statuses[-1] == "Success"
+
+
+def test_a_hop_started_while_the_hop_before_still_holds_the_lock_waits_for_it(site, workers):
+	"""Hop N-1 enqueues hop N after its commit and lets go of the run's lock just after; a worker
+	without a fork starts hop N in between. Here the test holds the lock in that moment's place."""
+	from huf.ai.flow import runs
+
+	users()
+	flow = save("huf-test-handoff", [node("shape", "transform", mode="template", template="hi", key="x"), node("done", "end")], [edge("shape", "done")])
+	workers.start(1, "huf-worker")
+	assert settle(start(flow), timeout=60).status == "Success"  # the worker is up and waiting for jobs
+	name = runs.start_run(flow, None, OWNER)  # hop 0 is enqueued at the commit
+	lock = frappe.cache.lock(runs.lock_key(name), timeout=30, thread_local=False)
+	assert lock.acquire(blocking=False)  # the run's lock, held as the hop before would hold it
+	frappe.db.commit()
+	try:
+		time.sleep(0.5)  # the worker has taken hop 0 meanwhile
+	finally:
+		lock.release()
+	run = settle(name, timeout=10)  # no sweep: the hop itself goes on
+	assert run.status == "Success", run.status
