@@ -122,33 +122,44 @@ def inline(rounds: int, show_sql: bool) -> None:
 			print(f"     {number:2}. {statement}")
 
 
-def workers_up(count: int, command: str) -> list[subprocess.Popen]:
-	log = open(os.path.join(os.getcwd(), "..", "logs", "huf-bench-workers.log"), "ab")  # noqa: SIM115
-	return [
-		subprocess.Popen(
-			[sys.executable, "-m", "frappe.utils.bench_helper", "frappe", command, "--queue", "long,default,short"],
-			cwd=os.getcwd(), stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+class Workers:
+	"""Real RQ workers, restarted when one exits as supervisor does (``huf-worker`` exits after
+	1,000 jobs by design)."""
+
+	def __init__(self, count: int, command: str):
+		self.command, self.log = command, open(os.path.join(os.getcwd(), "..", "logs", "huf-bench-workers.log"), "ab")  # noqa: SIM115
+		self.procs = [self.spawn() for _ in range(count)]
+		self.restarts = 0
+
+	def spawn(self) -> subprocess.Popen:
+		return subprocess.Popen(
+			[sys.executable, "-m", "frappe.utils.bench_helper", "frappe", self.command, "--queue", "long,default,short"],
+			cwd=os.getcwd(), stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True,
 		)  # fmt: skip
-		for _ in range(count)
-	]
+
+	def supervise(self) -> None:
+		for index, proc in enumerate(self.procs):
+			if proc.poll() is not None:
+				self.procs[index], self.restarts = self.spawn(), self.restarts + 1
 
 
-def workers_down(procs: list[subprocess.Popen]) -> None:
-	import psutil
+	def stop(self) -> None:
+		import psutil
 
-	for proc in procs:
-		for process in [psutil.Process(proc.pid), *psutil.Process(proc.pid).children(recursive=True)]:
+		for proc in self.procs:
 			try:
-				process.kill()
+				for process in [psutil.Process(proc.pid), *psutil.Process(proc.pid).children(recursive=True)]:
+					process.kill()
 			except psutil.NoSuchProcess:
 				pass
-		proc.wait()
+			proc.wait()
 
 
-def until_done(names: list[str], timeout: float) -> float:
-	"""Seconds until every run is Success (the clock started by the caller)."""
+def until_done(names: list[str], timeout: float, workers: Workers) -> None:
+	"""Wait until every run is Success (the clock is the caller's)."""
 	deadline = time.monotonic() + timeout
 	while time.monotonic() < deadline:
+		workers.supervise()
 		frappe.db.commit()
 		statuses = frappe.get_all("Flow Run", {"name": ["in", names]}, pluck="status")
 		if all(s == "Success" for s in statuses):
@@ -161,21 +172,22 @@ def until_done(names: list[str], timeout: float) -> float:
 def through_workers(flows: int, rounds: int, items: int, command: str) -> None:
 	chain = chain_flow("huf-bench-chain")
 	loop = loop_flow("huf-bench-loop", items)
-	procs = workers_up(2, command)
+	workers = Workers(2, command)
 	rates, loops = [], []
 	try:
-		until_done([start(chain, {"score": 70})], 120)  # both workers up and warm
+		until_done([start(chain, {"score": 70})], 120, workers)  # both workers up and warm
 		for _ in range(rounds):
 			began = time.monotonic()
-			until_done([start(chain, {"score": 70}) for _ in range(flows)], 600)
+			until_done([start(chain, {"score": 70}) for _ in range(flows)], 600, workers)
 			rates.append(flows * 2 * CHAIN / (time.monotonic() - began))
 			began = time.monotonic()
-			until_done([start(loop, {"items": list(range(items))})], 1800)
+			until_done([start(loop, {"items": list(range(items))})], 1800, workers)
 			loops.append(time.monotonic() - began)
 	finally:
-		workers_down(procs)
+		workers.stop()
 	print(f"2. 2 workers ({command}), {flows} flows of {2 * CHAIN} instant hops at once, {rounds} rounds:")
 	print(f"   hops per second:     {statistics.median(rates):.1f} (range {min(rates):.1f}-{max(rates):.1f})")
+	print(f"   workers restarted after their max jobs: {workers.restarts}")
 	print(f"3. {items}-item loop ({2 * items + 2} hops) through the same workers, {rounds} rounds:")
 	print(f"   start to Success:    {statistics.median(loops):.1f} s (range {min(loops):.1f}-{max(loops):.1f})")
 
