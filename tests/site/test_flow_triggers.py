@@ -119,6 +119,28 @@ def test_a_trigger_to_a_draft_flow_starts_nothing_and_says_why(site, workers, fl
 	assert flow_runs() == []
 
 
+def test_a_due_schedule_trigger_starts_its_flow_as_its_run_as(site, workers, flow):
+	from datetime import timedelta
+
+	from frappe.utils import now_datetime
+
+	from huf.ai.triggers.schedules import enqueue_due
+
+	flow(trigger_type="trigger.schedule")
+	runner = make_user("flow-schedule-runner@huf.test", ["Huf User"])
+	name = trigger(flow=FLOW, trigger_type="Schedule", scheduled_interval="Hourly", run_as="Specific User", run_as_user=runner)
+	due = (now_datetime() - timedelta(minutes=1)).replace(second=0, microsecond=0)
+	frappe.db.set_value("Agent Trigger", name, {"next_execution": due, "schedule_anchor": due}, update_modified=False)
+	frappe.db.commit()
+	enqueue_due()  # the scheduler's minute job: claims it and enqueues its run for a worker
+	workers.start(1)
+	runs = wait_for(lambda: [r for r in flow_runs() if r.status == "Success"], message="the scheduled Flow Run")
+	assert len(flow_runs()) == 1
+	assert runs[0].user == runner and runs[0].trigger_type == "Schedule"  # Run As, not the trigger's owner
+	assert json.loads(runs[0].trigger_payload)["due"] == str(due)
+	assert not frappe.db.get_value("Agent Trigger", name, "last_error")
+
+
 # --- The flow's own webhook -----------------------------------------------------------------------
 
 

@@ -5,6 +5,7 @@ Paths: ``/redirect?status=302&to=<url>`` answers a redirect; ``/reply?status=404
 answers that (the body percent-encoded byte by byte); ``/big?size=n`` sends n bytes with no
 Content-Length (the end is the connection closing); ``/events`` sends two server-sent events, the
 second only after ``server.go_on`` is set (``server.waited`` says whether the client asked in time);
+``/sleep?seconds=n`` answers an echo after n seconds, or as soon as ``server.go_on`` is set;
 anything else echoes the request as JSON (method, path, headers, body). Every request is recorded
 in ``server.seen``.
 
@@ -62,6 +63,8 @@ class _Handler(http.server.BaseHTTPRequestHandler):
 			return None
 		if parts.path == "/events":
 			return self._events()
+		if parts.path == "/sleep":
+			self.server.owner.go_on.wait(float(query.get("seconds", 10)))
 		echo = {"method": self.command, "path": self.path, "headers": headers, "body": body.decode("latin-1")}
 		return self._reply(200, json.dumps(echo).encode(), **{"Content-Type": "application/json"})
 

@@ -2,10 +2,11 @@
 
 ``start_run`` inserts the run Queued, its graph version pinned, and enqueues hop 0. ``run_hop`` is
 the RQ job of hop N: it holds the run's Redis lock (with a heartbeat) for the whole hop, so two jobs
-never work on one run, and does nothing unless the run is Queued/Running at hop_count N. It records
-the hop (a Flow Run Step marked Running, committed) BEFORE the node acts, calls the engine's
-``step``, then ``save`` writes context, loop cursors, hop count, status and the step's result in one
-transaction and enqueues hop N+1 after the commit.
+never work on one run (a job waits a moment for it: hop N-1 enqueues hop N just before letting go,
+and a worker without a fork starts it at once), and does nothing unless the run is Queued/Running
+at hop_count N. It records the hop (a Flow Run Step marked Running, committed) BEFORE the node
+acts, calls the engine's ``step``, then ``save`` writes context, loop cursors, hop count, status
+and the step's result in one transaction and enqueues hop N+1 after the commit.
 
 A hop job that finds its step already recorded knows a worker died during it: a node that acts
 outside (``tool.call``, ``http_request``, an ``agent.run`` whose Agent Run did not finish) is not run
@@ -26,7 +27,7 @@ from huf.ai.engine.flow.step import RunState, StepResult, step
 from huf.ai.flow import events
 from huf.ai.flow.definitions import definition_at, parsed
 from huf.ai.flow.ports import Interrupted, SitePorts
-from huf.ai.rows import insert_row, update_row
+from huf.ai.rows import commit, insert_row, update_row
 from huf.ai.runs import heartbeat, lock_ttl
 
 HOP_JOB = "huf.ai.flow.runs.run_hop"
@@ -38,6 +39,7 @@ ACTS_OUTSIDE = ("agent.run", "tool.call", "http_request")  # never run twice aft
 SHORT_WAIT = 10.0  # seconds: a retry due sooner waits in its hop job, a later one for the sweep
 STATUS = {"continue": "Queued", "waiting": "Waiting Approval", "success": "Success", "failed": "Failed"}
 OUTPUT_CHARS = 20_000  # characters of a node's output kept on its step row
+HANDOFF_WAIT = 2.0  # seconds a hop waits for the run's lock: the hop before enqueues it, then lets go
 
 
 def start_run(flow: str, payload: dict | None, user: str, trigger_type: str = "Manual", mode: str | None = None) -> str:
@@ -86,9 +88,9 @@ def lock_key(flow_run: str) -> str:
 
 def run_hop(flow_run: str, hop: int) -> None:
 	"""The RQ job of one hop (its dotted path is in queued jobs: keep it)."""
-	lock = frappe.cache.lock(lock_key(flow_run), timeout=lock_ttl(), thread_local=False)
-	if not lock.acquire(blocking=False):
-		return  # another worker is on this run now
+	lock = frappe.cache.lock(lock_key(flow_run), timeout=lock_ttl(), sleep=0.01, thread_local=False)
+	if not lock.acquire(blocking=True, blocking_timeout=HANDOFF_WAIT):
+		return  # another worker is on this run now; hop_count tells a later job whether this hop is done
 	original = frappe.session.user
 	try:
 		with heartbeat(lock):
@@ -124,7 +126,7 @@ def state_of(run) -> RunState:
 
 
 def _hop(flow_run: str, hop: int) -> None:
-	frappe.db.commit()  # a fresh snapshot: what the last hop committed
+	commit()  # a fresh snapshot: what the last hop committed
 	run = load(flow_run)
 	if not run or run.status not in ("Queued", "Running") or run.hop_count != hop:
 		return
@@ -164,7 +166,7 @@ def record_start(run, node, hop: int) -> str:
 		(started, started, run.name),
 	)
 	events.node_started(run, node, hop)
-	frappe.db.commit()
+	commit()
 	return name
 
 
@@ -195,7 +197,7 @@ def save(run, result: StepResult, step_name: str | None, hop_increment: int, dur
 		enqueue_hop(run.name, hop_count)
 	events.node_finished(run, result, node, step_status, output, hop_count - 1)
 	events.run_status(run.name, run.user, status, values["current_node_id"], hop_count, result.error, waiting)
-	frappe.db.commit()
+	commit()
 	return status
 
 
