@@ -22,7 +22,7 @@ from werkzeug.wrappers import Response
 
 from huf.ai.flow import definitions
 from huf.ai.rate_limits import over_limit, peer_address
-from huf.ai.triggers.webhooks import MAX_BODY_BYTES, release, reply, taken_before
+from huf.ai.triggers.webhooks import MAX_BODY_BYTES, accepted, acting_as, reply, taken_before
 
 ADDRESS_PER_MINUTE = 60
 NOT_ACCEPTED = "Not accepted: check the flow's address and the secret sent in the X-Huf-Secret header."
@@ -78,21 +78,11 @@ def start(flow, payload: dict, held: list[str]) -> Response:
 	"""Start the flow as the person who created it; the Idempotency-Key marker ``held`` records the run."""
 	from huf.ai.flow.triggered import start_triggered
 
-	caller = frappe.session.user
 	try:
-		frappe.set_user(flow.owner)
-		name = start_triggered(flow.name, payload, flow.owner, "Webhook")
+		with acting_as(flow.owner, held):
+			name = start_triggered(flow.name, payload, flow.owner, "Webhook")
 	except (frappe.ValidationError, frappe.PermissionError) as error:  # not Active, or nobody it may run as
 		frappe.db.rollback()
 		frappe.clear_last_message()
-		release(held)
 		return reply(409, {"error": cstr(error)})
-	except Exception:
-		release(held)
-		raise
-	finally:
-		frappe.set_user(caller)
-	frappe.db.commit()
-	for marker in held:
-		frappe.cache.set(marker, name, keepttl=True)
-	return reply(202, {"flow_run": name, "status": "Queued"})
+	return accepted(held, name, {"flow_run": name, "status": "Queued"})

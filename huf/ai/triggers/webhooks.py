@@ -16,6 +16,7 @@ import hashlib
 import hmac
 import json
 import time
+from contextlib import contextmanager
 
 import frappe
 from frappe import _
@@ -139,16 +140,28 @@ def queue_delivery(row, slug: str, body: bytes, held: list[str] | None = None, r
 	except ValueError:
 		pass
 	prompt = f"Webhook {slug} received:\n```\n{text[:MAX_SNAPSHOT_CHARS]}\n```"
+	with acting_as(run_as or identity.run_as(row.name, None), held):  # nobody signed in sent it
+		queued = queue_run(row.agent, prompt, channel_id="trigger", external_id=row.name, trigger=row.name)
+	return accepted(held, queued["run"], {"run": queued["run"], "status": "Queued"})
+
+
+@contextmanager
+def acting_as(user: str, held: list[str]):
+	"""Start what a delivery asks for as ``user``; on any failure its Idempotency-Key is let go."""
 	caller = frappe.session.user
 	try:
-		frappe.set_user(run_as or identity.run_as(row.name, None))  # nobody signed in sent it
-		queued = queue_run(row.agent, prompt, channel_id="trigger", external_id=row.name, trigger=row.name)
+		frappe.set_user(user)
+		yield
 	except Exception:
 		release(held)
 		raise
 	finally:
 		frappe.set_user(caller)
+
+
+def accepted(held: list[str], run: str, body: dict) -> Response:
+	"""Commit, remember ``run`` under the delivery's Idempotency-Key (a retry gets it back), 202."""
 	frappe.db.commit()
 	for marker in held:
-		frappe.cache.set(marker, queued["run"], keepttl=True)
-	return reply(202, {"run": queued["run"], "status": "Queued"})
+		frappe.cache.set(marker, run, keepttl=True)
+	return reply(202, body)
