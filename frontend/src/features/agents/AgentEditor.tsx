@@ -1,7 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useEffect, useMemo, useRef, useState } from "react";
-import { useBlocker, useNavigate, useParams } from "react-router";
+import { useMemo, useState } from "react";
+import { useNavigate, useParams } from "react-router";
 import { Button } from "../../components/ui/button";
+import { useUnsavedGuard } from "../../components/unsaved";
 import { Checkbox, Field, Input, Select, Textarea } from "../../components/ui/field";
 import { EditorHeader, Section } from "../../components/ui/section";
 import { ErrorNote, Loading } from "../../components/ui/status";
@@ -61,14 +62,7 @@ function Editor({ isNew, initial, providers, tools }: EditorProps) {
 	const providerOf = (model: string) => models.find((m) => m.name === model)?.provider;
 	const dirty = JSON.stringify(draft) !== JSON.stringify(initial);
 
-	const justSaved = useRef(false);
-	const blocker = useBlocker(({ currentLocation, nextLocation }) => dirty && !justSaved.current && currentLocation.pathname !== nextLocation.pathname);
-	useEffect(() => {
-		if (!dirty) return;
-		const warn = (event: BeforeUnloadEvent) => event.preventDefault();
-		window.addEventListener("beforeunload", warn);
-		return () => window.removeEventListener("beforeunload", warn);
-	}, [dirty]);
+	const { justSaved, prompt: leavePrompt } = useUnsavedGuard(dirty);
 
 	const save = useMutation({
 		mutationFn: () => {
@@ -255,13 +249,7 @@ function Editor({ isNew, initial, providers, tools }: EditorProps) {
 					set("model", model);
 				}}
 			/>
-			{blocker.state === "blocked" ? (
-				<div role="alertdialog" aria-labelledby="leave-title" className="fixed inset-x-0 bottom-4 z-50 mx-auto flex max-w-md flex-wrap items-center gap-3 rounded-lg bg-slate-900 p-4 text-white shadow-xl">
-					<p id="leave-title" className="flex-1 text-sm">You have unsaved changes. Leave and lose them?</p>
-					<Button variant="outline" size="sm" onClick={() => blocker.reset()}>Stay</Button>
-					<Button variant="danger" size="sm" onClick={() => blocker.proceed()}>Leave</Button>
-				</div>
-			) : null}
+			{leavePrompt}
 		</div>
 	);
 }

@@ -1,8 +1,9 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Download, Play, Upload } from "lucide-react";
-import { useEffect, useRef, useState } from "react";
-import { Link, useBlocker, useParams } from "react-router";
+import { useState } from "react";
+import { Link, useParams } from "react-router";
 import { Button } from "../../components/ui/button";
+import { useUnsavedGuard } from "../../components/unsaved";
 import { Field, Input } from "../../components/ui/field";
 import { Section } from "../../components/ui/section";
 import { ErrorNote, Loading, StatusBadge } from "../../components/ui/status";
@@ -39,14 +40,7 @@ function FlowView({ flow }: { flow: Flow }) {
 	const [refused, setRefused] = useState<Refused | null>(null);
 	const [dialog, setDialog] = useState<"run" | "import" | null>(null);
 	const dirty = name !== flow.flow_name;
-	const justSaved = useRef(false);
-	const blocker = useBlocker(({ currentLocation, nextLocation }) => dirty && !justSaved.current && currentLocation.pathname !== nextLocation.pathname);
-	useEffect(() => {
-		if (!dirty) return;
-		const warn = (event: BeforeUnloadEvent) => event.preventDefault();
-		window.addEventListener("beforeunload", warn);
-		return () => window.removeEventListener("beforeunload", warn);
-	}, [dirty]);
+	const { justSaved, prompt: leavePrompt } = useUnsavedGuard(dirty);
 
 	const save = useMutation({
 		mutationFn: (args: Omit<SaveArgs, "flow_id">) => saveFlow({ flow_id: flow.flow_id, ...args }),
@@ -140,13 +134,7 @@ function FlowView({ flow }: { flow: Flow }) {
 			<Versions flow={flow} canRestore={manager} onRestore={(definition, version) => saveGraph(definition, `Restored version ${version}`)} />
 			{dialog === "run" ? <RunDialog flowId={flow.flow_id} onClose={() => setDialog(null)} /> : null}
 			{dialog === "import" ? <ImportDialog flowId={flow.flow_id} onImport={(definition) => saveGraph(definition, "Imported")} onClose={() => setDialog(null)} /> : null}
-			{blocker.state === "blocked" ? (
-				<div role="alertdialog" aria-labelledby="leave-title" className="fixed inset-x-0 bottom-4 z-50 mx-auto flex max-w-md flex-wrap items-center gap-3 rounded-lg bg-slate-900 p-4 text-white shadow-xl">
-					<p id="leave-title" className="flex-1 text-sm">You have unsaved changes. Leave and lose them?</p>
-					<Button variant="outline" size="sm" onClick={() => blocker.reset()}>Stay</Button>
-					<Button variant="danger" size="sm" onClick={() => blocker.proceed()}>Leave</Button>
-				</div>
-			) : null}
+			{leavePrompt}
 		</div>
 	);
 }
