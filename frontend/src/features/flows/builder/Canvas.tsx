@@ -1,0 +1,82 @@
+// The drawing surface (React Flow): steps and connections, the grid they snap to, zoom controls
+// and the overview map. The builder drives it with its editing model; a run page shows it read only.
+import "@xyflow/react/dist/style.css";
+import { Background, Controls, MiniMap, ReactFlow, type Connection, type EdgeChange, type NodeChange, type ReactFlowProps } from "@xyflow/react";
+import type { ReactNode } from "react";
+import { EDGE_TYPES, KINDS, type LinkEdge, type StepNode } from "./catalog";
+import { GRID } from "./layout";
+import { LinkLine } from "./LinkLine";
+import { StepCard } from "./StepCard";
+
+const nodeTypes = Object.fromEntries(KINDS.map((kind) => [kind.type, StepCard]));
+const edgeTypes = Object.fromEntries(EDGE_TYPES.map((type) => [type, LinkLine]));
+
+/** Words for the canvas's built-in controls and announcements, in the product's voice. */
+const ARIA = {
+	"node.a11yDescription.default": "Press Enter or Space to select this step; its settings open beside the canvas. Press Delete to remove it.",
+	"node.a11yDescription.keyboardDisabled": "Press Enter or Space to select this step. Use the arrow keys to move it. Press Delete to remove it.",
+	"node.a11yDescription.ariaLiveMessage": ({ direction, x, y }: { direction: string; x: number; y: number }) => `Moved the step ${direction}, to ${x}, ${y}.`,
+	"edge.a11yDescription.default": "Press Enter or Space to select this connection. Press Delete to remove it.",
+	"controls.ariaLabel": "Zoom controls",
+	"controls.zoomIn.ariaLabel": "Zoom in",
+	"controls.zoomOut.ariaLabel": "Zoom out",
+	"controls.fitView.ariaLabel": "Fit the whole flow on screen",
+	"controls.interactive.ariaLabel": "Lock or unlock the canvas",
+	"minimap.ariaLabel": "Overview of the whole flow",
+	"handle.ariaLabel": "Connection point",
+};
+
+type Props = {
+	nodes: StepNode[];
+	edges: LinkEdge[];
+	readOnly: boolean;
+	label: string;
+	onNodesChange?: (changes: NodeChange<StepNode>[]) => void;
+	onEdgesChange?: (changes: EdgeChange<LinkEdge>[]) => void;
+	onConnect?: (connection: Connection) => void;
+	isValidConnection?: ReactFlowProps<StepNode, LinkEdge>["isValidConnection"];
+	onNodeDragStart?: () => void;
+	onNodeDragStop?: () => void;
+	onDrop?: (event: React.DragEvent) => void;
+	onNodeClick?: (id: string) => void;
+	children?: ReactNode;
+};
+
+export function Canvas({ nodes, edges, readOnly, label, onNodesChange, onEdgesChange, onConnect, isValidConnection, onNodeDragStart, onNodeDragStop, onDrop, onNodeClick, children }: Props) {
+	return (
+		<div className="h-full w-full" role="region" aria-label={label} onDrop={onDrop} onDragOver={(event) => event.preventDefault()}>
+			<ReactFlow<StepNode, LinkEdge>
+				nodes={nodes}
+				edges={edges}
+				nodeTypes={nodeTypes}
+				edgeTypes={edgeTypes}
+				{...(onNodesChange ? { onNodesChange } : {})}
+				{...(onEdgesChange ? { onEdgesChange } : {})}
+				{...(onConnect ? { onConnect } : {})}
+				{...(isValidConnection ? { isValidConnection } : {})}
+				{...(onNodeDragStart ? { onNodeDragStart } : {})}
+				{...(onNodeDragStop ? { onNodeDragStop } : {})}
+				{...(onNodeClick ? { onNodeClick: (_event: React.MouseEvent, node: StepNode) => onNodeClick(node.id) } : {})}
+				nodesDraggable={!readOnly}
+				nodesConnectable={!readOnly}
+				elementsSelectable
+				deleteKeyCode={null}
+				selectionKeyCode="Shift"
+				multiSelectionKeyCode={["Meta", "Control"]}
+				snapToGrid
+				snapGrid={[GRID, GRID]}
+				onlyRenderVisibleElements={nodes.length > 60}
+				fitView
+				fitViewOptions={{ maxZoom: 1.2 }}
+				minZoom={0.1}
+				ariaLabelConfig={ARIA}
+				proOptions={{ hideAttribution: true }}
+			>
+				<Background gap={GRID} />
+				<Controls showInteractive={false} />
+				<MiniMap pannable zoomable ariaLabel="Overview of the whole flow" />
+				{children}
+			</ReactFlow>
+		</div>
+	);
+}
