@@ -12,15 +12,15 @@ function leadFlow(): model.Graph {
 	graph = model.addStep(graph, "agent.run", { x: 300, y: 0 });
 	graph = model.addStep(graph, "human.approval", { x: 600, y: 0 });
 	graph = model.addStep(graph, "end", { x: 900, y: 0 });
-	graph = model.connect(graph, { source: "webhook-1", sourceHandle: null, target: "agent-run-1" });
-	graph = model.connect(graph, { source: "agent-run-1", sourceHandle: null, target: "human-approval-1" });
-	return model.connect(graph, { source: "human-approval-1", sourceHandle: "approved", target: "end-1" });
+	graph = model.connect(graph, { source: "webhook_1", sourceHandle: null, target: "agent_run_1" });
+	graph = model.connect(graph, { source: "agent_run_1", sourceHandle: null, target: "human_approval_1" });
+	return model.connect(graph, { source: "human_approval_1", sourceHandle: "approved", target: "end_1" });
 }
 
 describe("adding and connecting steps", () => {
 	it("names new steps after their kind, selects only the newest and starts from the kind's settings", () => {
 		const graph = model.addStep(model.addStep(empty, "agent.run", { x: 0, y: 0 }), "agent.run", { x: 0, y: 100 });
-		expect(ids(graph)).toEqual(["agent-run-1", "agent-run-2"]);
+		expect(ids(graph)).toEqual(["agent_run_1", "agent_run_2"]);
 		expect(graph.nodes.map((node) => node.data.label)).toEqual(["Ask an agent", "Ask an agent 2"]);
 		expect(graph.nodes.map((node) => Boolean(node.selected))).toEqual([false, true]);
 		expect(graph.nodes[1]?.data.config).toEqual({ agent: "", prompt: "", output_format: "text" });
@@ -29,14 +29,14 @@ describe("adding and connecting steps", () => {
 	it("refuses connections the engine could never follow", () => {
 		const graph = leadFlow();
 		const link = (source: string, target: string, sourceHandle: string | null = null) => model.canLink(graph, { source, target, sourceHandle });
-		expect(link("agent-run-1", "webhook-1")).toBe(false); // nothing leads into a trigger
-		expect(link("end-1", "agent-run-1")).toBe(false); // nothing leaves a finish
-		expect(link("agent-run-1", "agent-run-1")).toBe(false); // not onto itself
-		expect(link("webhook-1", "agent-run-1")).toBe(false); // drawn already
-		expect(link("human-approval-1", "agent-run-1")).toBe(false); // an approval leaves by an outcome
-		expect(link("human-approval-1", "agent-run-1", "maybe")).toBe(false);
-		expect(link("human-approval-1", "agent-run-1", "rejected")).toBe(true);
-		expect(model.connect(graph, { source: "end-1", sourceHandle: null, target: "agent-run-1" })).toBe(graph);
+		expect(link("agent_run_1", "webhook_1")).toBe(false); // nothing leads into a trigger
+		expect(link("end_1", "agent_run_1")).toBe(false); // nothing leaves a finish
+		expect(link("agent_run_1", "agent_run_1")).toBe(false); // not onto itself
+		expect(link("webhook_1", "agent_run_1")).toBe(false); // drawn already
+		expect(link("human_approval_1", "agent_run_1")).toBe(false); // an approval leaves by an outcome
+		expect(link("human_approval_1", "agent_run_1", "maybe")).toBe(false);
+		expect(link("human_approval_1", "agent_run_1", "rejected")).toBe(true);
+		expect(model.connect(graph, { source: "end_1", sourceHandle: null, target: "agent_run_1" })).toBe(graph);
 	});
 });
 
@@ -46,9 +46,9 @@ describe("undo and redo", () => {
 		editor = model.edit(editor, (graph) => model.addStep(graph, "agent.run", { x: 0, y: 0 }));
 		editor = model.edit(editor, (graph) => model.addStep(graph, "end", { x: 0, y: 0 }));
 		editor = model.undo(editor);
-		expect(ids(editor.graph)).toEqual(["agent-run-1"]);
+		expect(ids(editor.graph)).toEqual(["agent_run_1"]);
 		editor = model.redo(editor);
-		expect(ids(editor.graph)).toEqual(["agent-run-1", "end-1"]);
+		expect(ids(editor.graph)).toEqual(["agent_run_1", "end_1"]);
 		editor = model.undo(model.undo(editor));
 		expect(ids(editor.graph)).toEqual([]);
 		expect(model.undo(editor)).toBe(editor);
@@ -78,30 +78,30 @@ describe("undo and redo", () => {
 
 describe("delete, copy, paste and duplicate", () => {
 	it("removes the selected steps with every connection touching them", () => {
-		const graph = model.removeSelected(model.selectOnly(leadFlow(), "agent-run-1"));
-		expect(ids(graph)).toEqual(["webhook-1", "human-approval-1", "end-1"]);
-		expect(graph.edges.map((edge) => [edge.source, edge.target])).toEqual([["human-approval-1", "end-1"]]);
+		const graph = model.removeSelected(model.selectOnly(leadFlow(), "agent_run_1"));
+		expect(ids(graph)).toEqual(["webhook_1", "human_approval_1", "end_1"]);
+		expect(graph.edges.map((edge) => [edge.source, edge.target])).toEqual([["human_approval_1", "end_1"]]);
 	});
 
 	it("removes a selected connection alone", () => {
 		const flow = leadFlow();
 		const graph = model.removeSelected({ nodes: flow.nodes.map((node) => ({ ...node, selected: false })), edges: flow.edges.map((edge, index) => ({ ...edge, selected: index === 0 })) });
 		expect(graph.nodes).toHaveLength(4);
-		expect(graph.edges.map((edge) => edge.id)).toEqual(["edge-2", "edge-3"]);
+		expect(graph.edges.map((edge) => edge.id)).toEqual(["edge_2", "edge_3"]);
 	});
 
 	it("pastes copies with new ids, their inner connections, settings of their own and an offset", () => {
-		const flow = model.updateStep(leadFlow(), "agent-run-1", { config: { agent: "Scorer", prompt: "Score {{ trigger }}" } });
-		const chosen = { ...flow, nodes: flow.nodes.map((node) => ({ ...node, selected: ["agent-run-1", "human-approval-1"].includes(node.id) })) };
+		const flow = model.updateStep(leadFlow(), "agent_run_1", { config: { agent: "Scorer", prompt: "Score {{ trigger }}" } });
+		const chosen = { ...flow, nodes: flow.nodes.map((node) => ({ ...node, selected: ["agent_run_1", "human_approval_1"].includes(node.id) })) };
 		const piece = model.selection(chosen) as model.Graph;
-		expect(piece.edges.map((edge) => edge.id)).toEqual(["edge-2"]);
+		expect(piece.edges.map((edge) => edge.id)).toEqual(["edge_2"]);
 		const pasted = model.paste(chosen, piece);
 		const added = pasted.nodes.slice(4);
-		expect(added.map((node) => node.id)).toEqual(["agent-run-2", "human-approval-2"]);
+		expect(added.map((node) => node.id)).toEqual(["agent_run_2", "human_approval_2"]);
 		expect(added.map((node) => node.data.label)).toEqual(["Ask an agent (copy)", "Ask for approval (copy)"]);
 		expect(added[0]?.position).toEqual({ x: 340, y: 40 });
-		expect(pasted.edges.at(-1)).toMatchObject({ id: "edge-4", source: "agent-run-2", target: "human-approval-2" });
-		expect(pasted.nodes.filter((node) => node.selected).map((node) => node.id)).toEqual(["agent-run-2", "human-approval-2"]);
+		expect(pasted.edges.at(-1)).toMatchObject({ id: "edge_4", source: "agent_run_2", target: "human_approval_2" });
+		expect(pasted.nodes.filter((node) => node.selected).map((node) => node.id)).toEqual(["agent_run_2", "human_approval_2"]);
 		(added[0] as StepNode).data.config.agent = "Changed";
 		expect(flow.nodes[1]?.data.config.agent).toBe("Scorer");
 	});
@@ -114,12 +114,12 @@ describe("delete, copy, paste and duplicate", () => {
 
 describe("saving what was drawn", () => {
 	it("writes the shape the server reads and reads it back the same", () => {
-		const drawn = model.updateLink(leadFlow(), "edge-2", { type: "expression", data: { condition: "nodes['agent-run-1'] > 50", priority: 2 } });
+		const drawn = model.updateLink(leadFlow(), "edge_2", { type: "expression", data: { condition: "nodes['agent_run_1'] > 50", priority: 2 } });
 		const definition = toDefinition({ ...drawn, rest: { id: "qualify-leads", max_hops: 50 } });
 		expect(definition).toMatchObject({ id: "qualify-leads", max_hops: 50 });
-		expect(definition.edges?.[1]).toEqual({ id: "edge-2", source: "agent-run-1", target: "human-approval-1", type: "expression", priority: 2, condition: "nodes['agent-run-1'] > 50" });
+		expect(definition.edges?.[1]).toEqual({ id: "edge_2", source: "agent_run_1", target: "human_approval_1", type: "expression", priority: 2, condition: "nodes['agent_run_1'] > 50" });
 		expect(definition.edges?.[2]).toMatchObject({ sourceHandle: "approved", type: "always" });
-		expect(definition.nodes?.[1]).toEqual({ id: "agent-run-1", type: "agent.run", position: { x: 300, y: 0 }, data: { label: "Ask an agent", config: { output_format: "text" } } });
+		expect(definition.nodes?.[1]).toEqual({ id: "agent_run_1", type: "agent.run", position: { x: 300, y: 0 }, data: { label: "Ask an agent", config: { output_format: "text" } } });
 		const again = fromDefinition(definition);
 		expect(toDefinition(again)).toEqual(definition);
 	});

@@ -57,11 +57,12 @@ export function redo(editor: Editor): Editor {
 
 // --- ids and names --------------------------------------------------------------------------------
 
-const slug = (type: string) => type.replace(/^trigger\./, "").replace(/[^a-z0-9]+/g, "-");
+// Step ids are names an expression can use as they are (nodes.score_lead_1), so no dashes.
+const slug = (type: string) => type.replace(/^trigger\./, "").replace(/[^a-z0-9]+/g, "_");
 
 export function freshId(base: string, taken: Set<string>): string {
 	for (let n = 1; ; n++) {
-		const id = `${base}-${n}`;
+		const id = `${base}_${n}`;
 		if (!taken.has(id)) return id;
 	}
 }
