@@ -1,5 +1,5 @@
 // Labelled form controls. The error shows next to the field and is tied to it for screen readers.
-import { useId, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes } from "react";
+import { useId, type ComponentProps, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes } from "react";
 import { cn } from "../../lib/cn";
 
 const control = "w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-blue-500 disabled:bg-slate-100 aria-[invalid=true]:border-red-500";
@@ -28,11 +28,11 @@ export function Field({ label, hint, error, children }: FieldProps) {
 	);
 }
 
-export function Input({ className, ...props }: InputHTMLAttributes<HTMLInputElement>) {
+export function Input({ className, ...props }: ComponentProps<"input">) {
 	return <input className={cn(control, "h-9", className)} {...props} />;
 }
 
-export function Textarea({ className, ...props }: TextareaHTMLAttributes<HTMLTextAreaElement>) {
+export function Textarea({ className, ...props }: ComponentProps<"textarea">) {
 	return <textarea className={cn(control, className)} {...props} />;
 }
 

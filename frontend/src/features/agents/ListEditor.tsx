@@ -1,7 +1,7 @@
-import { X } from "lucide-react";
 import { useId, useState } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { Button } from "../../components/ui/button";
+import { Chips } from "../../components/ui/chips";
 import { Input } from "../../components/ui/field";
 import { call } from "../../lib/api";
 
@@ -52,18 +52,7 @@ export function ListEditor({ label, hint, doctype, values, onChange }: ListEdito
 				</Button>
 			</div>
 			{hint ? <p className="text-xs text-slate-500">{hint}</p> : null}
-			{values.length ? (
-				<ul className="flex flex-wrap gap-1.5" aria-label={label}>
-					{values.map((value) => (
-						<li key={value} className="flex items-center gap-1 rounded-full bg-slate-100 py-0.5 pl-3 pr-1 text-sm">
-							{value}
-							<button type="button" className="rounded-full p-0.5 hover:bg-slate-200 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-blue-500" aria-label={`Remove ${value}`} onClick={() => onChange(values.filter((v) => v !== value))}>
-								<X className="h-3.5 w-3.5" aria-hidden />
-							</button>
-						</li>
-					))}
-				</ul>
-			) : null}
+			{values.length ? <Chips label={label} values={values} onRemove={(value) => onChange(values.filter((v) => v !== value))} /> : null}
 		</div>
 	);
 }

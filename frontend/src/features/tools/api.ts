@@ -15,8 +15,8 @@ export function useToolDoc(name: string, enabled: boolean) {
 	return useQuery({ queryKey: ["tool", name], queryFn: () => getDoc<Record<string, unknown>>("Agent Tool Function", name), enabled });
 }
 
-/** Names for a picker (record types, agents), searched as the person types. */
-export function useSuggestions(doctype: "DocType" | "Agent", text: string) {
+/** Names for a picker (record types, agents, people, roles), searched as the person types. */
+export function useSuggestions(doctype: "DocType" | "Agent" | "User" | "Role", text: string) {
 	return useQuery({
 		queryKey: ["search", doctype, text],
 		queryFn: () => call<{ value: string; description?: string }[]>("frappe.desk.search.search_link", { doctype, txt: text, page_length: 10, ...(doctype === "DocType" ? { filters: { istable: 0 } } : {}) }),

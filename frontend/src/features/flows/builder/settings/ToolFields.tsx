@@ -1,0 +1,91 @@
+// "Use a tool": which tool, then one field for each input it takes (its parameter rows), filled into
+// config.arguments (engine/flow/calls.py tool_call). Inputs saved earlier that the tool no longer
+// lists stay, as text fields. A tool that asks a person first needs an approval step right before.
+import { useId } from "react";
+import { Checkbox, Field, Select } from "../../../../components/ui/field";
+import { useToolList } from "../../../tools/api";
+import type { ParamRow } from "../../../tools/rules";
+import { useTool } from "../choices";
+import { Note, type KindProps } from "./kit";
+import { TextSetting } from "./TextSetting";
+
+const text = (value: unknown) => (typeof value === "string" ? value : "");
+const record = (value: unknown): Record<string, unknown> => (typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {});
+
+export function ToolFields({ config, variables, errorOf, set }: KindProps) {
+	const tools = useToolList();
+	const chosen = text(config.tool);
+	const { tool, loading, error } = useTool(chosen);
+	const values = record(config.arguments);
+	const params: ParamRow[] = tool?.parameters ?? [];
+	const extra = Object.keys(values).filter((key) => !params.some((param) => param.fieldname === key));
+	const setValue = (key: string, value: unknown) => {
+		const next = { ...values, [key]: value };
+		if (value === undefined || value === "") delete next[key];
+		set({ arguments: next });
+	};
+	const listed = tools.data?.some((row) => row.name === chosen);
+	return (
+		<>
+			<Field label="Tool" error={errorOf("tool") ?? (tools.isError ? tools.error.message : undefined)} hint={tools.data?.find((row) => row.name === chosen)?.description ?? undefined}>
+				{(props) => (
+					// Another tool takes other inputs, so the values given to the last one go.
+					<Select value={chosen} onChange={(e) => set({ tool: e.target.value, arguments: {} })} {...props}>
+						<option value="">{tools.isPending ? "Loading tools…" : "Choose a tool"}</option>
+						{chosen && !listed && !tools.isPending ? <option value={chosen}>{chosen} (not found)</option> : null}
+						{tools.data?.map((row) => (
+							<option key={row.name} value={row.name}>
+								{row.name}
+							</option>
+						))}
+					</Select>
+				)}
+			</Field>
+			{tool?.requires_approval ? (
+				<p role="note" className="rounded-md border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900">
+					This tool asks a person before it runs. Put an “Ask for approval” step right before this one, with only its “Approved” way out leading here.
+				</p>
+			) : null}
+			{loading ? <p className="text-sm text-slate-500">Loading the tool’s inputs…</p> : null}
+			{error ? <p className="text-sm text-red-600">{error.message}</p> : null}
+			{errorOf("arguments") ? <p className="text-sm text-red-600">{errorOf("arguments")}</p> : null}
+			{tool && !params.length && !extra.length ? <p className="text-sm text-slate-500">This tool takes no inputs.</p> : null}
+			{params.map((param) => (
+				<ToolInput key={param.fieldname} param={param} value={values[param.fieldname]} error={errorOf(`arguments.${param.fieldname}`)} variables={variables} onChange={(value) => setValue(param.fieldname, value)} />
+			))}
+			{extra.map((key) => (
+				<TextSetting key={key} label={key} hint="Saved earlier; the tool does not list this input." kind="value" value={values[key]} error={errorOf(`arguments.${key}`)} onChange={(value) => setValue(key, value)} insert={{ variables, form: "placeholder" }} />
+			))}
+		</>
+	);
+}
+
+type ToolInputProps = { param: ParamRow; value: unknown; error: string | undefined; variables: KindProps["variables"]; onChange: (value: unknown) => void };
+
+/** One input of the tool: a tick box for yes/no, else a text field that may hold `{{ ... }}`;
+ * a number, list or record typed in is kept as one. */
+function ToolInput({ param, value, error, variables, onChange }: ToolInputProps) {
+	const id = useId();
+	const label = `${param.label || param.fieldname}${param.required ? " (required)" : ""}`;
+	const hint = param.description || undefined;
+	if (param.type === "boolean") {
+		return (
+			<div className="grid gap-1">
+				<Checkbox label={label} checked={value === true} onChange={(e) => onChange(e.target.checked)} aria-invalid={Boolean(error)} aria-describedby={error || hint ? id : undefined} />
+				<Note id={id} error={error} hint={hint} />
+			</div>
+		);
+	}
+	const number = param.type === "number" || param.type === "integer";
+	return (
+		<TextSetting
+			label={label}
+			hint={hint ?? (number ? "A number, or a value from the flow." : undefined)}
+			error={error}
+			kind={param.type === "string" ? "text" : "value"}
+			value={value}
+			onChange={onChange}
+			insert={{ variables, form: "placeholder" }}
+		/>
+	);
+}
