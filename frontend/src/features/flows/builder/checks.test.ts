@@ -1,0 +1,182 @@
+// The builder's flow check against the server's: the messages below are mirrored from the server
+// (huf/ai/engine/flow/validate.py and checks.py), word for word, so a server wording change shows
+// up here as a failing test.
+import { describe, expect, it } from "vitest";
+import { checkFlow, problemsFor, type Known, type Problem } from "./checks";
+import { fromDefinition, toDefinition } from "./convert";
+import type { Definition, RawEdge, RawNode } from "../rules";
+
+const node = (id: string, type: string, config: Record<string, unknown> = {}): RawNode => ({ id, type, data: { label: id, config } });
+const edge = (source: string, target: string, type = "always", extra: Record<string, unknown> = {}): RawEdge => ({ id: `${source}-${target}`, source, target, type, ...extra });
+
+const KNOWN: Known = { agents: new Set(["Scorer"]), tools: new Map([["create_lead", { asksFirst: false }], ["delete_lead", { asksFirst: true }]]) };
+const LOADING: Known = { agents: null, tools: null };
+
+/** The server test's good flow (tests/engine/test_flow_validate.py): one step of every kind that has settings. */
+const GOOD: Definition = {
+	id: "flow",
+	nodes: [
+		node("hook", "trigger.webhook"),
+		node("score", "agent.run", { agent: "Scorer", prompt: "Score {{ trigger.lead }}" }),
+		node("save", "tool.call", { tool: "create_lead", arguments: { lead: "{{ trigger.lead }}" } }),
+		node("route", "router.llm", { prompt: "Pick" }),
+		node("ok", "human.approval", { approval_type: "role", roles: ["Sales Manager"], timeout_seconds: 60 }),
+		node("call", "http_request", { method: "post", url: "https://api.example.com/{{ trigger.id }}", headers: { "X-Key": "k" }, body: { a: "{{ trigger }}" } }),
+		node("hot", "condition", { expression: "nodes.score > 50" }),
+		node("shape", "transform", { mode: "copy", mappings: { email: "trigger.lead['email']" } }),
+		node("each", "loop", { items: "trigger.items", max_iterations: 10 }),
+		node("end", "end"),
+	],
+	edges: [
+		edge("hook", "score"),
+		edge("score", "save", "on_success"),
+		edge("save", "route"),
+		edge("route", "ok"),
+		edge("ok", "call", "always", { meta: { outcome: "approved" } }),
+		edge("call", "hot"),
+		edge("hot", "shape", "expression", { condition: "trigger.x == 1" }),
+		edge("shape", "each"),
+		edge("each", "end", "always", { sourceHandle: "body" }),
+		edge("end", "each", "on_failure"),
+	],
+};
+
+function changed(change: (definition: Definition & { nodes: RawNode[]; edges: RawEdge[] }) => void): Definition {
+	const copy = structuredClone(GOOD) as Definition & { nodes: RawNode[]; edges: RawEdge[] };
+	change(copy);
+	return copy;
+}
+
+function withConfig(id: string, config: Record<string, unknown>): Definition {
+	return changed((definition) => {
+		const found = definition.nodes.find((item) => item.id === id) as RawNode;
+		found.data = { label: id, config };
+	});
+}
+
+describe("checkFlow", () => {
+	it("finds nothing wrong with a good flow, loaded or not", () => {
+		expect(checkFlow(GOOD, KNOWN)).toEqual([]);
+		expect(checkFlow(GOOD, LOADING)).toEqual([]);
+	});
+
+	it("says an empty flow has no steps (a draft may still be saved: the caller decides)", () => {
+		expect(checkFlow({ id: "flow", nodes: [], edges: [] }, KNOWN)).toEqual([{ nodeId: null, message: "The flow has no steps; add at least one node." }]);
+		expect(checkFlow({ id: "flow" }, KNOWN)).toEqual([{ nodeId: null, message: "The flow has no steps; add at least one node." }]);
+	});
+
+	it.each<[string, (definition: Definition & { nodes: RawNode[]; edges: RawEdge[] }) => void, Problem]>([
+		["a repeated id", (d) => d.nodes.push(node("end", "end")), { nodeId: "end", message: "2 steps share the id 'end'; give each node its own id." }],
+		["a step without id", (d) => d.nodes.push(node("", "end")), { nodeId: null, message: "A step has no id; give every node a unique id." }],
+		["an unknown step type", (d) => d.nodes.push(node("x", "code")), { nodeId: "x", message: "The step type 'code' is not available; use one of: trigger.webhook, trigger.schedule, trigger.doc-event, agent.run, tool.call, router.llm, human.approval, http_request, condition, transform, loop, end." }],
+		["a missing entry", (d) => (d.entry = "nowhere"), { nodeId: null, message: "The entry step 'nowhere' does not exist; set entry to one of the node ids." }],
+		["max_hops of 0", (d) => (d.max_hops = 0), { nodeId: null, message: "max_hops must be a whole number above 0 (the most steps a run may take)." }],
+		["max_hops of 1.5", (d) => (d.max_hops = 1.5), { nodeId: null, message: "max_hops must be a whole number above 0 (the most steps a run may take)." }],
+		["an edge to nowhere", (d) => d.edges.push({ ...edge("end", "ghost"), id: "e-x" }), { nodeId: "end", edgeId: "e-x", message: "Edge e-x leads to 'ghost', which is not a step in this flow; connect it to an existing node." }],
+		["an edge from nowhere", (d) => d.edges.push({ ...edge("ghost", "end"), id: "e-y" }), { nodeId: null, edgeId: "e-y", message: "Edge e-y starts at 'ghost', which is not a step in this flow; connect it to an existing node." }],
+		["an unknown edge type", (d) => d.edges.push({ ...edge("hot", "end", "sometimes"), id: "e-t" }), { nodeId: "hot", edgeId: "e-t", field: "type", message: "Edge e-t has the type 'sometimes'; use one of: always, on_success, on_failure, expression." }],
+		["an expression edge without condition", (d) => d.edges.push({ ...edge("hot", "end", "expression", { condition: "  " }), id: "e-z" }), { nodeId: "hot", edgeId: "e-z", field: "condition", message: "Edge e-z is an expression edge without a condition; write one, such as score > 50." }],
+		["a condition that cannot be used", (d) => d.edges.push({ ...edge("hot", "end", "expression", { condition: "x.__class__" }), id: "e-c" }), { nodeId: "hot", edgeId: "e-c", field: "condition", message: "The condition of edge e-c cannot be used: The name '__class__' is not allowed; names cannot start with '_'." }],
+		["an edge without id", (d) => d.edges.push({ source: "hot", target: "end", type: "expression" }), { nodeId: "hot", edgeId: "edge-11", field: "condition", message: "Edge edge-11 is an expression edge without a condition; write one, such as score > 50." }],
+	])("reports %s as the server does", (_name, change, problem) => {
+		expect(checkFlow(changed(change), KNOWN)).toEqual([problem]);
+	});
+
+	it.each<[string, Record<string, unknown>, string | undefined, string]>([
+		["score", { prompt: "x" }, "agent", "It does not say which agent to run; choose an agent."],
+		["score", { agent: "Nobody", prompt: "x" }, "agent", "The agent 'Nobody' does not exist (or you cannot use it); choose an existing agent."],
+		["score", { agent: "Scorer" }, "prompt", "It has no prompt; write what the agent should do, e.g. Score the lead {{ trigger.lead }}."],
+		["score", { agent: "Scorer", prompt: "Hi {{ __import__('os') }}" }, "prompt", "A placeholder in its prompt ({{ __import__('os') }}) cannot be used: Expressions cannot use function calls; use values from the flow, comparisons and arithmetic only."],
+		["save", { arguments: {} }, "tool", "It does not say which tool to call; choose a tool."],
+		["save", { tool: "drop_all" }, "tool", "The tool 'drop_all' does not exist; choose an existing tool."],
+		["save", { tool: "create_lead", arguments: ["a"] }, "arguments", 'Its arguments must be an object of names and values, e.g. {"customer": "{{ trigger.customer }}"}.'],
+		["save", { tool: "create_lead", arguments: { a: ["{{ x > }}"] } }, "arguments", "A placeholder in its arguments ({{ x > }}) cannot be used: The expression 'x >' is not valid: invalid syntax."],
+		["route", { prompt: "{{ {1, 2} }}" }, "prompt", "A placeholder in its prompt ({{ {1, 2} }}) cannot be used: Expressions cannot use sets; use values from the flow, comparisons and arithmetic only."],
+		["ok", { approval_type: "users", users: [" "] }, "users", "It is approved by users but lists none; add the users who may approve."],
+		["ok", { approval_type: "Roles" }, "roles", "It is approved by a role but lists none; add the roles whose members may approve."],
+		["ok", { users: ["a@x.com"] }, "approval_type", 'Say who approves: set approval_type to "user" (with users) or "role" (with roles).'],
+		["ok", { approval_type: "user", users: ["a@x.com"], timeout_seconds: -1 }, "timeout_seconds", "Its timeout must be a number of seconds above 0, or left empty."],
+		["ok", { approval_type: "user", users: ["a@x.com"], message: "Approve {{ lead }} for {{ _x }}?" }, "message", "A placeholder in its message ({{ _x }}) cannot be used: The name '_x' is not allowed; names cannot start with '_'."],
+		["call", { method: "FETCH", url: "https://a.example" }, "method", "Its method must be one of GET, POST, PUT, PATCH, DELETE, HEAD."],
+		["call", { method: "GET", url: "ftp://a.example" }, "url", "Its URL must be a full web address starting with http:// or https://, e.g. https://api.example.com/leads."],
+		["call", { method: "GET", url: "{{ trigger.url }}" }, "url", "Its URL must be a full web address starting with http:// or https://, e.g. https://api.example.com/leads."],
+		["call", { method: "GET", url: "https://a.example", headers: "x" }, "headers", 'Its headers must be an object of names and values, e.g. {"Accept": "application/json"}.'],
+		["call", { method: "GET", url: "https://a.example", body: { b: "{{ }}" } }, "body", "A placeholder in its body ({{  }}) cannot be used: The expression is empty; write one such as score > 50."],
+		["hot", {}, "expression", "It needs expression, e.g. trigger.lead.score > 50."],
+		["hot", { expression: "score >" }, "expression", "Its expression cannot be used: The expression 'score >' is not valid: invalid syntax."],
+		["hot", { expression: "[x for x in y]" }, "expression", "Its expression cannot be used: Expressions cannot use comprehensions; use values from the flow, comparisons and arithmetic only."],
+		["shape", { mode: "merge" }, "mode", "Its mode must be copy, map or template (it is 'merge')."],
+		["shape", {}, "mode", "Its mode must be copy, map or template (it is None)."],
+		["shape", { mode: "copy", mappings: { e: "trigger.email + 'x'" } }, "mappings", "The source for 'e' must be a path such as trigger.lead.email; use mode map for expressions."],
+		["shape", { mode: "map", mappings: { "it's": "" } }, "mappings", `It needs source for "it's", e.g. trigger.lead.email.`],
+		["shape", { mode: "map", mappings: {} }, "mappings", 'A map transform needs mappings: an object of new keys and sources, e.g. {"email": "trigger.lead.email"}.'],
+		["shape", { mode: "template", template: "x" }, "key", "A template transform needs a template and the key to write it to."],
+		["shape", { mode: "template", key: "text" }, "template", "A template transform needs a template and the key to write it to."],
+		["each", { max_iterations: 10 }, "items", "It needs list to go through (items), e.g. trigger.leads."],
+		["each", { items: "trigger.items" }, "max_iterations", "Its max_iterations must be a whole number from 1 to 10,000."],
+		["each", { items: "trigger.items", max_iterations: 10_001 }, "max_iterations", "Its max_iterations must be a whole number from 1 to 10,000."],
+		["each", { items: "trigger.items", max_iterations: 10, body: "ghost" }, "body", "Its body step 'ghost' does not exist; choose a node of this flow."],
+	])("checks the settings of %s: %j", (id, config, field, message) => {
+		expect(checkFlow(withConfig(id, config), KNOWN)).toEqual([{ nodeId: id, field, message }]);
+	});
+
+	it("reports a router without candidates and a loop without a body, with no setting to point at", () => {
+		const definition: Definition = { id: "f", nodes: [node("r", "router.llm"), node("l", "loop", { items: "x", max_iterations: 3 }), node("f", "end")], edges: [edge("r", "f", "on_failure")] };
+		expect(checkFlow(definition, KNOWN)).toEqual([
+			{ nodeId: "r", message: "It has no edges to choose from; connect it to the steps the model may choose between." },
+			{ nodeId: "l", message: "It has no body step; connect an edge labelled body (or set body) to the first step to repeat." },
+		]);
+	});
+
+	it("finds a loop's done step by its labelled edge, highest priority first", () => {
+		const flow = (edges: RawEdge[]): Definition => ({ id: "f", nodes: [node("l", "loop", { items: "x", max_iterations: 3, body: "f" }), node("f", "end")], edges });
+		expect(checkFlow(flow([edge("l", "f", "always", { sourceHandle: "done" })]), KNOWN)).toEqual([]);
+		const ghost = { ...edge("l", "ghost", "always", { meta: { outcome: "DONE" }, priority: "2" }), id: "g" };
+		expect(checkFlow(flow([edge("l", "f", "always", { sourceHandle: "done" }), ghost]), KNOWN).map((problem) => problem.message)).toEqual([
+			"Edge g leads to 'ghost', which is not a step in this flow; connect it to an existing node.",
+			"Its done step 'ghost' does not exist; choose a node of this flow.",
+		]);
+	});
+
+	it("lets a tool that asks first run only right after an approval's approved path", () => {
+		const asks = (into: RawEdge[], known = KNOWN) =>
+			checkFlow({ id: "f", nodes: [node("hook", "trigger.webhook"), node("ask", "human.approval", { approval_type: "users", users: ["boss@example.com"] }), node("drop", "tool.call", { tool: "delete_lead", arguments: {} })], edges: [edge("hook", "ask"), ...into] }, known);
+		expect(asks([edge("ask", "drop", "always", { meta: { outcome: "approved" } })])).toEqual([]);
+		expect(asks([edge("ask", "drop", "on_success")])).toEqual([]);
+		const message = "The tool 'delete_lead' is marked to ask a person before it runs; put a Human approval step right before this step, with only its approved path leading here, so a person decides each call.";
+		for (const into of [[edge("hook", "drop")], [edge("ask", "drop", "always", { sourceHandle: "rejected" })], [edge("ask", "drop", "on_failure")], [edge("ask", "drop", "always", { sourceHandle: "approved" }), edge("hook", "drop")], []]) {
+			expect(asks(into)).toEqual([{ nodeId: "drop", field: "tool", message }]);
+		}
+		expect(asks([edge("hook", "drop")], LOADING)).toEqual([]); // tools not loaded yet: not judged
+	});
+
+	it("does not judge agents and tools before they are loaded", () => {
+		expect(checkFlow(withConfig("score", { agent: "Nobody", prompt: "x" }), LOADING)).toEqual([]);
+		expect(checkFlow(withConfig("save", { tool: "drop_all" }), LOADING)).toEqual([]);
+		expect(checkFlow(withConfig("save", { arguments: {} }), LOADING)).toEqual([{ nodeId: "save", field: "tool", message: "It does not say which tool to call; choose a tool." }]);
+	});
+
+	it("reads the canvas's saved shape, where empty settings are left out", () => {
+		const canvas = fromDefinition(GOOD);
+		expect(checkFlow(toDefinition(canvas), KNOWN)).toEqual([]);
+		const score = canvas.nodes.find((item) => item.id === "score");
+		if (score) score.data.config.prompt = "";
+		expect(checkFlow(toDefinition(canvas), KNOWN)).toEqual([{ nodeId: "score", field: "prompt", message: "It has no prompt; write what the agent should do, e.g. Score the lead {{ trigger.lead }}." }]);
+	});
+});
+
+describe("problemsFor", () => {
+	it("groups a step's problems by setting and leaves its connections' problems out", () => {
+		const problems: Problem[] = [
+			{ nodeId: "a", field: "prompt", message: "one" },
+			{ nodeId: "a", field: "prompt", message: "two" },
+			{ nodeId: "a", field: "agent", message: "three" },
+			{ nodeId: "a", message: "four" },
+			{ nodeId: "a", edgeId: "e1", field: "condition", message: "five" },
+			{ nodeId: "b", field: "prompt", message: "six" },
+			{ nodeId: null, message: "seven" },
+		];
+		expect(problemsFor(problems, "a")).toEqual({ fields: { prompt: ["one", "two"], agent: ["three"] }, general: ["four"] });
+		expect(problemsFor(problems, "c")).toEqual({ fields: {}, general: [] });
+	});
+});
