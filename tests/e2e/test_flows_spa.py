@@ -47,12 +47,14 @@ def test_a_manager_imports_activates_and_runs_a_flow_the_approver_approves(site,
 	expect(page.get_by_label("Flow ID")).to_have_value(FLOW)
 	page.get_by_role("button", name="Create flow").click()
 	expect(page).to_have_url(f"{web.base}/huf/flows/{FLOW}")
-	expect(page.get_by_text("This flow has no steps yet.")).to_be_visible()
+	expect(page.get_by_text("Start with what starts the flow")).to_be_visible()
 
 	page.get_by_role("button", name="Import").click()
 	page.get_by_label("Or paste it here").fill(json.dumps(graph))
 	page.get_by_role("dialog").get_by_role("button", name="Import").click()
-	steps = page.get_by_role("region", name="Steps", exact=True)
+	expect(page.get_by_test_id("canvas-step").first).to_contain_text("Ask the approver")
+	page.get_by_role("button", name="Show the steps as a list").click()
+	steps = page.get_by_role("region", name="Steps in order")
 	expect(steps.get_by_test_id("flow-step").first).to_contain_text("Ask the approver")
 	expect(steps.get_by_test_id("flow-step").first).to_contain_text("Ask a person to approve")
 	expect(steps.get_by_text("if approved")).to_be_visible()
@@ -102,4 +104,10 @@ def test_a_failed_run_shows_the_failing_step_and_why(site, web, workers, signed_
 	failure = page.get_by_test_id("run-failure")
 	expect(failure).to_contain_text('It failed at the step "Fetch" (Call a web address).')
 	expect(failure).to_contain_text(reason.strip()[:60])
+	fetch = page.locator('.react-flow__node[data-id="fetch"]')
+	expect(fetch.get_by_test_id("canvas-step")).to_have_attribute("data-state", "failed")
+	expect(page.locator('.react-flow__node[data-id="done"]').get_by_test_id("canvas-step")).not_to_have_attribute("data-state", re.compile("."))
+	details = page.get_by_test_id("step-details")  # the failed step is open on its own
+	expect(details).to_contain_text("Failed")
+	expect(details).to_contain_text(reason.strip()[:60])
 	expect(page.get_by_role("button", name="Resume")).to_be_visible()  # the owner may try again

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Download, Play, Upload } from "lucide-react";
-import { useState } from "react";
+import { lazy, Suspense, useState } from "react";
 import { Link, useParams } from "react-router";
 import { Button } from "../../components/ui/button";
 import { useUnsavedGuard } from "../../components/unsaved";
@@ -29,17 +29,18 @@ const STATUS_ACTIONS: Record<Flow["status"], { to: Flow["status"]; label: string
 	Archived: [{ to: "Draft", label: "Back to draft" }, { to: "Active", label: "Activate" }],
 };
 
-/** A save of the graph that failed: the graph tried and the server's problems, step by step. */
-type Refused = { definition: Definition; problems: Problems };
+const Builder = lazy(() => import("./builder/Builder").then((module) => ({ default: module.Builder })));
 
 function FlowView({ flow }: { flow: Flow }) {
 	const me = useMe().data;
 	const manager = Boolean(me?.is_manager);
 	const queryClient = useQueryClient();
 	const [name, setName] = useState(flow.flow_name);
-	const [refused, setRefused] = useState<Refused | null>(null);
+	const [refused, setRefused] = useState<Problems | null>(null);
 	const [dialog, setDialog] = useState<"run" | "import" | null>(null);
-	const dirty = name !== flow.flow_name;
+	const [graphDirty, setGraphDirty] = useState(false);
+	const [asList, setAsList] = useState(false);
+	const dirty = name !== flow.flow_name || graphDirty;
 	const { justSaved, prompt: leavePrompt } = useUnsavedGuard(dirty);
 
 	const save = useMutation({
@@ -52,7 +53,7 @@ function FlowView({ flow }: { flow: Flow }) {
 			await queryClient.invalidateQueries({ queryKey: ["flow-versions", flow.flow_id] });
 		},
 		onError: (error, args) => {
-			if (args.definition) setRefused({ definition: args.definition, problems: problemsByNode(error.message, args.definition) });
+			if (args.definition) setRefused(problemsByNode(error.message, args.definition));
 		},
 	});
 	/** Saves a graph as the next version; resolves false (and shows its problems) when refused. */
@@ -70,7 +71,7 @@ function FlowView({ flow }: { flow: Flow }) {
 	};
 
 	return (
-		<div className="mx-auto grid max-w-4xl gap-4 p-4 md:p-6">
+		<div className="mx-auto grid max-w-[1600px] gap-4 p-4 md:p-6">
 			<Link to="/flows" className="text-sm text-blue-700 hover:underline">All flows</Link>
 			<header className="flex flex-wrap items-center gap-3">
 				<h1 className="text-xl font-semibold">{flow.flow_name}</h1>
@@ -85,7 +86,7 @@ function FlowView({ flow }: { flow: Flow }) {
 					) : null}
 					{manager
 						? STATUS_ACTIONS[flow.status].map((action) => (
-								<Button key={action.to} variant="outline" disabled={save.isPending} onClick={() => save.mutate({ status: action.to })}>
+								<Button key={action.to} variant="outline" disabled={save.isPending || graphDirty} title={graphDirty ? "Save your changes to the steps first" : undefined} onClick={() => save.mutate({ status: action.to })}>
 									{action.label}
 								</Button>
 							))
@@ -117,19 +118,29 @@ function FlowView({ flow }: { flow: Flow }) {
 							{(props) => <Input value={name} onChange={(e) => setName(e.target.value)} {...props} />}
 						</Field>
 						<div className="flex items-center gap-3">
-							{dirty ? <span className="text-xs text-amber-700">Unsaved changes</span> : null}
-							<Button type="submit" variant="outline" className="ml-auto" disabled={save.isPending || !dirty}>Save name</Button>
+							{name !== flow.flow_name ? <span className="text-xs text-amber-700">Unsaved changes</span> : null}
+							<Button type="submit" variant="outline" className="ml-auto" disabled={save.isPending || name === flow.flow_name}>Save name</Button>
 						</div>
 					</Section>
 				</form>
 			) : null}
 			{refused ? (
-				<div className="grid gap-2 rounded-lg border border-red-200 bg-red-50/40 p-3">
-					<p role="alert" className="text-sm font-medium text-red-800">This flow could not be saved. Nothing was changed; the problems are shown on their steps below.</p>
-					<Outline title="Steps that need attention" definition={refused.definition} problems={refused.problems} />
-				</div>
+				<p role="alert" className="rounded-md border border-red-200 bg-red-50 p-3 text-sm font-medium text-red-800">
+					This flow could not be saved. Nothing was changed; the problems are shown on their steps.
+				</p>
 			) : null}
-			<Outline definition={flow.definition} />
+			<div className="flex items-center gap-2">
+				<h2 className="text-base font-semibold">Steps</h2>
+				<Button variant="ghost" size="sm" className="ml-auto" aria-pressed={asList} onClick={() => setAsList(!asList)}>
+					{asList ? "Show the canvas" : "Show the steps as a list"}
+				</Button>
+			</div>
+			{asList ? <Outline title="Steps in order" definition={flow.definition} /> : null}
+			<div hidden={asList}>
+				<Suspense fallback={<Loading />}>
+					<Builder definition={flow.definition} readOnly={!manager} refused={refused} saving={save.isPending} onSave={saveGraph} onDirty={setGraphDirty} />
+				</Suspense>
+			</div>
 			<FlowRuns flowId={flow.flow_id} />
 			<Versions flow={flow} canRestore={manager} onRestore={(definition, version) => saveGraph(definition, `Restored version ${version}`)} />
 			{dialog === "run" ? <RunDialog flowId={flow.flow_id} onClose={() => setDialog(null)} /> : null}

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import type { ReactNode } from "react";
+import { lazy, Suspense, type ReactNode } from "react";
 import { Link, useParams } from "react-router";
 import { Button } from "../../components/ui/button";
 import { ErrorNote, Loading, StatusBadge } from "../../components/ui/status";
@@ -18,6 +18,7 @@ function Stat({ label, value }: { label: string; value: ReactNode }) {
 }
 
 const stepName = (step: RunStep) => step.node_label || step.node_id;
+const RunCanvas = lazy(() => import("./builder/RunCanvas").then((module) => ({ default: module.RunCanvas })));
 
 export default function FlowRunPage() {
 	const { run: name = "" } = useParams();
@@ -36,7 +37,7 @@ export function RunView({ run }: { run: RunDetail }) {
 	const failed = run.status === "Failed" ? latest.find((step) => step.status === "Failed") : undefined;
 	const mayResume = run.status === "Failed" && Boolean(me && (me.is_manager || me.user === run.user));
 	return (
-		<div className="mx-auto grid max-w-4xl gap-4 p-4 md:p-6">
+		<div className="mx-auto grid max-w-[1600px] gap-4 p-4 md:p-6">
 			<Link to={`/flows/${encodeURIComponent(run.flow_definition)}`} className="text-sm text-blue-700 hover:underline">Back to the flow</Link>
 			<header className="flex flex-wrap items-center gap-3">
 				<h1 className="text-xl font-semibold">Run of {run.flow_definition}</h1>
@@ -69,6 +70,9 @@ export function RunView({ run }: { run: RunDetail }) {
 				<Stat label="Finished" value={when(run.completed_at)} />
 				<Stat label="Version" value={run.flow_version} />
 			</dl>
+			<Suspense fallback={<Loading />}>
+				<RunCanvas run={run} />
+			</Suspense>
 			<section className="grid gap-2" aria-labelledby="timeline-title">
 				<h2 id="timeline-title" className="text-base font-semibold">Steps</h2>
 				{run.steps.length ? (

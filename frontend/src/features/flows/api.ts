@@ -1,6 +1,8 @@
 // What the Flows area reads and calls on the site (huf.ai.flow.api).
-import { useQuery } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useEffect } from "react";
 import { call, getList } from "../../lib/api";
+import { subscribe } from "../../lib/realtime";
 import { RUN_ACTIVE, type Definition } from "./rules";
 
 const API = "huf.ai.flow.api";
@@ -65,7 +67,23 @@ export const useFlowRuns = (flowId: string | undefined, status?: string) =>
 		refetchInterval: (query) => (query.state.data?.some((run) => RUN_ACTIVE.includes(run.status)) ? 3000 : false),
 	});
 
-export const useFlowRun = (name: string) =>
+const RUN_EVENTS = ["flow_node_started", "flow_node_finished", "flow_run_status"];
+
+/** A flow run, read again as soon as the site says one of its steps started or finished (and by the
+ * clock as well, for when live updates cannot reach this browser). */
+export function useFlowRun(name: string) {
+	const queryClient = useQueryClient();
+	useEffect(() => {
+		const refresh = (data: Record<string, unknown>) => {
+			if (data.flow_run === name) void queryClient.invalidateQueries({ queryKey: ["flow-run", name] });
+		};
+		const stops = RUN_EVENTS.map((event) => subscribe(event, refresh));
+		return () => stops.forEach((stop) => stop());
+	}, [name, queryClient]);
+	return useRunQuery(name);
+}
+
+const useRunQuery = (name: string) =>
 	useQuery({
 		queryKey: ["flow-run", name],
 		queryFn: () => call<RunDetail>(`${API}.get_flow_run`, { flow_run: name }),

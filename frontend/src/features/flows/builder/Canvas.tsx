@@ -4,7 +4,7 @@ import "@xyflow/react/dist/style.css";
 import { Background, Controls, MiniMap, ReactFlow, type Connection, type EdgeChange, type NodeChange, type ReactFlowProps } from "@xyflow/react";
 import type { ReactNode } from "react";
 import { EDGE_TYPES, KINDS, type LinkEdge, type StepNode } from "./catalog";
-import { GRID } from "./layout";
+import { GRID } from "./sizes";
 import { LinkLine } from "./LinkLine";
 import { StepCard } from "./StepCard";
 

@@ -15,7 +15,7 @@ function LinkLineView({ id, type, data, sourceX, sourceY, targetX, targetY, sour
 	const stroke = taken ? "#16a34a" : selected ? "#2563eb" : type === "on_failure" ? "#dc2626" : "#64748b";
 	return (
 		<>
-			<BaseEdge id={id} path={path} {...(markerEnd ? { markerEnd } : {})} style={{ stroke, strokeWidth: taken || selected ? 2.5 : 1.5, ...(type === "on_failure" ? { strokeDasharray: "6 4" } : {}) }} />
+			<BaseEdge id={id} path={path} {...(taken ? { className: "huf-taken" } : {})} data-testid="canvas-link" {...(markerEnd ? { markerEnd } : {})} style={{ stroke, strokeWidth: taken || selected ? 2.5 : 1.5, ...(type === "on_failure" ? { strokeDasharray: "6 4" } : {}) }} />
 			{label ? (
 				<EdgeLabelRenderer>
 					<div

@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import type { StepNode } from "./catalog";
 import { fromDefinition, toDefinition } from "./convert";
 import * as model from "./editor";
-import { arrange, GRID } from "./layout";
+import { arrange } from "./layout";
+import { GRID } from "./sizes";
 
 const empty: model.Graph = { nodes: [], edges: [] };
 const ids = (graph: model.Graph) => graph.nodes.map((node) => node.id);

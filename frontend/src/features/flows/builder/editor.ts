@@ -171,3 +171,7 @@ export function selectAll(graph: Graph): Graph {
 export function selectOnly(graph: Graph, id: string): Graph {
 	return { nodes: graph.nodes.map((node) => ({ ...node, selected: node.id === id })), edges: deselect(graph.edges) };
 }
+
+export function clearSelection(graph: Graph): Graph {
+	return { nodes: deselect(graph.nodes), edges: deselect(graph.edges) };
+}

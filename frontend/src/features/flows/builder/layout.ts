@@ -1,10 +1,8 @@
 // Auto-layout: the steps arranged left to right in the order a run meets them (dagre), on the grid.
+// Loaded when Tidy up is first pressed, so opening a flow does not pay for it.
 import dagre from "@dagrejs/dagre";
 import type { Graph } from "./editor";
-
-export const GRID = 20;
-export const STEP_WIDTH = 240;
-export const STEP_HEIGHT = 80;
+import { GRID, STEP_HEIGHT, STEP_WIDTH } from "./sizes";
 
 const snap = (value: number) => Math.round(value / GRID) * GRID;
 

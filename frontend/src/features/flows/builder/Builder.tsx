@@ -1,0 +1,175 @@
+// The flow builder: the palette of steps, the canvas, and beside it the settings of what is selected
+// (or the flow's problems when nothing is). Problems are found as you edit, with the rules the server
+// applies on save; a refused save shows the server's own problems on their steps too.
+import { ReactFlowProvider, useReactFlow } from "@xyflow/react";
+import { ArrowLeft } from "lucide-react";
+import { Button } from "../../../components/ui/button";
+import { useDeferredValue, useEffect, useMemo, useRef, useState, type DragEvent } from "react";
+import type { Definition, Problems } from "../rules";
+import { kindOf, type NodeType } from "./catalog";
+import { checkFlow, problemsFor } from "./checks";
+import { useKnown } from "./choices";
+import { Canvas } from "./Canvas";
+import { fromDefinition, toDefinition } from "./convert";
+import { addStep, canLink, connect, removeLink, updateLink, updateStep, type Graph } from "./editor";
+import { STEP_HEIGHT, STEP_WIDTH } from "./sizes";
+import { LinkSettings } from "./LinkSettings";
+import { LookContext } from "./look";
+import { useFirstRenderMark } from "./marks";
+import { DRAG_TYPE, Palette } from "./Palette";
+import { StepSettings } from "./StepSettings";
+import { merge, Summary } from "./Summary";
+import { Toolbar } from "./Toolbar";
+import { useEditor } from "./useEditor";
+
+type Props = {
+	definition: Definition;
+	readOnly: boolean;
+	/** The problems the server gave for the last save it refused (cleared by the page on the next save). */
+	refused: Problems | null;
+	saving: boolean;
+	onSave: (definition: Definition, note: string) => Promise<boolean>;
+	onDirty: (dirty: boolean) => void;
+};
+
+export function Builder(props: Props) {
+	return (
+		<ReactFlowProvider>
+			<BuilderView {...props} />
+		</ReactFlowProvider>
+	);
+}
+
+const canonical = (definition: Definition) => JSON.stringify(definition);
+const graphOf = (definition: Definition): Graph => {
+	const canvas = fromDefinition(definition);
+	return { nodes: canvas.nodes, edges: canvas.edges };
+};
+
+function BuilderView({ definition, readOnly, refused, saving, onSave, onDirty }: Props) {
+	const flow = useReactFlow();
+	useFirstRenderMark();
+	const rest = useMemo(() => fromDefinition(definition).rest, [definition]);
+	const saved = useMemo(() => canonical(toDefinition({ ...graphOf(definition), rest })), [definition, rest]);
+	const editor = useEditor(graphOf(definition), readOnly);
+	const { graph } = editor;
+	const settled = useDeferredValue(graph);
+	const current = useMemo(() => toDefinition({ ...settled, rest }), [settled, rest]);
+	const dirty = canonical(current) !== saved;
+	useEffect(() => onDirty(dirty), [dirty, onDirty]);
+
+	const known = useKnown();
+	const problems = useMemo(() => merge(checkFlow(current, known), refused), [current, known, refused]);
+	const counts = useMemo(() => {
+		const found: Record<string, number> = {};
+		for (const problem of problems) if (problem.nodeId) found[problem.nodeId] = (found[problem.nodeId] ?? 0) + 1;
+		return found;
+	}, [problems]);
+	const look = useMemo(() => ({ problems: counts, overlay: null }), [counts]);
+
+	const panel = useRef<HTMLDivElement>(null);
+	const [announce, setAnnounce] = useState("");
+	const add = (type: NodeType, position?: { x: number; y: number }) => {
+		const box = document.querySelector<HTMLElement>("[data-builder-canvas]")?.getBoundingClientRect();
+		const middle = box ? flow.screenToFlowPosition({ x: box.left + box.width / 2, y: box.top + box.height / 2 }) : { x: 0, y: 0 };
+		const at = position ?? { x: middle.x - STEP_WIDTH / 2 + graph.nodes.length * 20, y: middle.y - STEP_HEIGHT / 2 };
+		editor.change((current) => addStep(current, type, at));
+		setAnnounce(`Added the step ${kindOf(type)?.title ?? type}. Its settings are beside the canvas.`);
+		if (!position) requestAnimationFrame(() => panel.current?.focus());
+	};
+	const onDrop = (event: DragEvent) => {
+		const type = event.dataTransfer.getData(DRAG_TYPE) as NodeType;
+		if (!type || readOnly) return;
+		event.preventDefault();
+		const point = flow.screenToFlowPosition({ x: event.clientX, y: event.clientY });
+		add(type, { x: point.x - STEP_WIDTH / 2, y: point.y - 20 });
+	};
+
+	const selectedNodes = graph.nodes.filter((node) => node.selected);
+	const selectedEdges = graph.edges.filter((edge) => edge.selected);
+	const node = selectedNodes.length === 1 ? selectedNodes[0] : undefined;
+	const edge = !selectedNodes.length && selectedEdges.length === 1 ? selectedEdges[0] : undefined;
+
+	return (
+		<LookContext.Provider value={look}>
+			<div className="grid gap-2" onKeyDown={editor.onKeyDown}>
+				{readOnly ? null : (
+					<Toolbar
+						editor={editor}
+						dirty={dirty}
+						saving={saving}
+						problems={problems.length}
+						onArrange={async () => {
+							const { arrange } = await import("./layout");
+							editor.change(arrange);
+							requestAnimationFrame(() => void flow.fitView({ duration: 200 }));
+						}}
+						onSave={(note) => onSave(current, note)}
+					/>
+				)}
+				<div className="grid h-[70vh] min-h-[480px] grid-cols-[14rem_1fr_20rem] overflow-hidden rounded-lg border border-slate-200 bg-white">
+					<div className="overflow-y-auto border-r border-slate-200 bg-slate-50">{readOnly ? <ReadOnlyNote /> : <Palette onAdd={(type) => add(type)} />}</div>
+					<div data-builder-canvas className="relative">
+						<Canvas
+							nodes={graph.nodes}
+							edges={graph.edges}
+							readOnly={readOnly}
+							label="Flow canvas"
+							{...editor.handlers}
+							isValidConnection={(link) => canLink(graph, { source: link.source, target: link.target, sourceHandle: link.sourceHandle ?? null })}
+							onDrop={onDrop}
+						/>
+					</div>
+					<div ref={panel} tabIndex={-1} aria-label="Settings" role="region" className="overflow-y-auto border-l border-slate-200 p-3 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-blue-500">
+						{node || edge ? (
+							<Button variant="ghost" size="sm" className="mb-2" onClick={editor.deselect}>
+								<ArrowLeft className="h-4 w-4" aria-hidden />
+								The whole flow
+							</Button>
+						) : null}
+						{node ? (
+							<StepSettings
+								key={node.id}
+								node={node}
+								nodes={graph.nodes}
+								edges={graph.edges}
+								problems={problemsFor(problems, node.id)}
+								readOnly={readOnly}
+								onChange={(patch) => editor.change((current) => updateStep(current, node.id, patch))}
+								onConnect={(link) => editor.change((current) => connect(current, link))}
+								onDisconnect={(id) => editor.change((current) => removeLink(current, id))}
+							/>
+						) : edge ? (
+							<LinkSettings
+								key={edge.id}
+								edge={edge}
+								nodes={graph.nodes}
+								problems={problems.filter((problem) => problem.edgeId === edge.id).map((problem) => problem.message)}
+								readOnly={readOnly}
+								onChange={(patch) => editor.change((current) => updateLink(current, edge.id, patch))}
+								onRemove={() => editor.change((current) => removeLink(current, edge.id))}
+							/>
+						) : (
+							<Summary
+								graph={graph}
+								problems={problems}
+								readOnly={readOnly}
+								onPick={(id) => {
+									editor.select(id);
+									requestAnimationFrame(() => panel.current?.focus());
+								}}
+							/>
+						)}
+					</div>
+				</div>
+				<p aria-live="polite" className="sr-only">
+					{announce}
+				</p>
+			</div>
+		</LookContext.Provider>
+	);
+}
+
+function ReadOnlyNote() {
+	return <p className="p-3 text-sm text-slate-600">You are looking at this flow; only managers change it. Select a step to see its settings.</p>;
+}

@@ -1,0 +1,45 @@
+// Above the canvas: undo and redo, tidy up the layout, and save a new version with a note.
+import { LayoutGrid, Redo2, Save, Undo2 } from "lucide-react";
+import { useState } from "react";
+import { Button } from "../../../components/ui/button";
+import { Input } from "../../../components/ui/field";
+import type { useEditor } from "./useEditor";
+
+type Props = { editor: ReturnType<typeof useEditor>; dirty: boolean; saving: boolean; problems: number; onArrange: () => void; onSave: (note: string) => Promise<boolean> };
+
+export function Toolbar({ editor, dirty, saving, problems, onArrange, onSave }: Props) {
+	const [note, setNote] = useState("");
+	return (
+		<div role="toolbar" aria-label="Flow editing" className="flex flex-wrap items-center gap-2">
+			<Button variant="outline" size="sm" disabled={!editor.canUndo} onClick={editor.undo} title="Undo (Ctrl+Z)">
+				<Undo2 className="h-4 w-4" aria-hidden />
+				Undo
+			</Button>
+			<Button variant="outline" size="sm" disabled={!editor.canRedo} onClick={editor.redo} title="Redo (Ctrl+Shift+Z)">
+				<Redo2 className="h-4 w-4" aria-hidden />
+				Redo
+			</Button>
+			<Button variant="outline" size="sm" onClick={onArrange} title="Arrange the steps from left to right">
+				<LayoutGrid className="h-4 w-4" aria-hidden />
+				Tidy up
+			</Button>
+			<span className="text-xs text-slate-500">Ctrl+C, Ctrl+V and Ctrl+D copy, paste and duplicate; Delete removes.</span>
+			<form
+				className="ml-auto flex items-center gap-2"
+				aria-label="Save a new version"
+				onSubmit={async (event) => {
+					event.preventDefault();
+					if (await onSave(note.trim())) setNote("");
+				}}
+			>
+				{problems ? <span className="text-xs text-red-700" data-testid="problem-count">{problems} problem{problems > 1 ? "s" : ""} to fix</span> : null}
+				{dirty ? <span className="text-xs text-amber-700">Unsaved changes</span> : null}
+				<Input aria-label="What changed (optional)" placeholder="What changed (optional)" className="h-8 w-56" value={note} onChange={(event) => setNote(event.target.value)} />
+				<Button type="submit" size="sm" disabled={saving || !dirty}>
+					<Save className="h-4 w-4" aria-hidden />
+					{saving ? "Saving…" : "Save"}
+				</Button>
+			</form>
+		</div>
+	);
+}

@@ -1,0 +1,206 @@
+"""The flow builder in a real browser against the real site: a manager draws "new lead -> enrich ->
+score with an agent -> ask a manager -> create the opportunity" on an empty canvas with the mouse,
+saves it, finds it identical after a reload, runs it against the scripted model, the approver
+approves it in their inbox, and the run's canvas ends green. A two-step flow is built with the
+keyboard alone."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import frappe
+from playwright.sync_api import expect
+
+from huf.ai.flow import api
+from tests.e2e.test_flows_spa import forget
+from tests.site import fixtures
+from tests.site.conftest import make_user
+from tests.site.flow_helpers import settle
+from tests.support.local_http import LocalServer
+from tests.support.scripted_llm import text
+
+MANAGER = "builder-manager@huf.test"
+APPROVER = "builder-approver@huf.test"
+FLOW = "e2e-lead-flow"
+KEYBOARD_FLOW = "e2e-keyboard-flow"
+
+
+def empty_flow(flow_id: str, name: str) -> None:
+	forget(flow_id)
+	api.save_flow_definition(flow_id, {"id": flow_id, "nodes": [], "edges": []}, flow_name=name, status="Draft")
+	frappe.db.commit()
+
+
+def saved(flow_id: str) -> dict:
+	frappe.db.rollback()  # see what the web server committed
+	return json.loads(frappe.db.get_value("Flow Definition", flow_id, "definition_json"))
+
+
+def drop(page, kind: str, x: int, y: int) -> None:
+	page.get_by_test_id(f"palette-{kind}").drag_to(page.locator(".react-flow__pane"), target_position={"x": x, "y": y})
+
+
+def step(page, node_id: str):
+	return page.locator(f'.react-flow__node[data-id="{node_id}"]')
+
+
+def wire(page, source: str, target: str, outcome: str | None = None) -> None:
+	"""Draw a connection with the mouse: press on the way out, let go on the way in."""
+	handle = f'.react-flow__handle[data-handleid="{outcome}"]' if outcome else ".react-flow__handle.source"
+	start = step(page, source).locator(handle).bounding_box()
+	end = step(page, target).locator(".react-flow__handle.target").bounding_box()
+	page.mouse.move(start["x"] + start["width"] / 2, start["y"] + start["height"] / 2)
+	page.mouse.down()
+	page.mouse.move(end["x"] + end["width"] / 2, end["y"] + end["height"] / 2, steps=8)
+	page.mouse.up()
+
+
+def open_settings(page, node_id: str):
+	step(page, node_id).click()
+	return page.get_by_role("region", name="Settings")
+
+
+def test_a_manager_draws_saves_and_runs_the_lead_flow_and_the_approver_approves(site, web, workers, llm, signed_in):
+	make_user(MANAGER, ["Huf User", "Huf Manager"])
+	make_user(APPROVER, ["Huf User"])
+	scorer = fixtures.agent(llm, name="E2E Lead Scorer")
+	tool = fixtures.tool("e2e_create_opportunity", "Create Document", "ToDo")
+	fixtures.allowed_hosts("127.0.0.1")
+	empty_flow(FLOW, "E2E Lead Flow")
+	workers.start(1)
+
+	with LocalServer() as enrich:
+		page = signed_in(MANAGER)
+		page.set_viewport_size({"width": 1600, "height": 1000})
+		page.goto(f"/huf/flows/{FLOW}")
+		expect(page.get_by_text("Start with what starts the flow")).to_be_visible()
+
+		for kind, x, y in (("trigger.webhook", 140, 80), ("http_request", 460, 80), ("agent.run", 780, 80), ("human.approval", 300, 320), ("tool.call", 640, 320)):
+			drop(page, kind, x, y)
+		expect(page.get_by_test_id("canvas-step")).to_have_count(5)
+		wire(page, "webhook_1", "http_request_1")
+		wire(page, "http_request_1", "agent_run_1")
+		wire(page, "agent_run_1", "human_approval_1")
+		wire(page, "human_approval_1", "tool_call_1", outcome="approved")
+		expect(page.get_by_test_id("canvas-link")).to_have_count(4)
+
+		panel = open_settings(page, "webhook_1")
+		panel.get_by_label("Name").fill("New lead")
+		panel = open_settings(page, "http_request_1")
+		panel.get_by_label("Name").fill("Enrich")
+		panel.get_by_label("Web address").fill(enrich.url("/lead"))
+		panel = open_settings(page, "agent_run_1")
+		panel.get_by_label("Name").fill("Score")
+		panel.get_by_label("Agent").select_option(scorer)
+		panel.get_by_label("Instructions").fill("Score this lead from 0 to 100: {{ trigger.lead }}")
+		panel = open_settings(page, "human_approval_1")
+		panel.get_by_label("Name").fill("Ask a manager")
+		panel.get_by_label("Find a person").fill(APPROVER)
+		panel.get_by_role("button", name=re.compile(f"Add .*{re.escape(APPROVER)}")).click()
+		panel.get_by_label("Message").fill("Create the opportunity for {{ trigger.lead }}? Score {{ nodes.agent_run_1 }}")
+		panel = open_settings(page, "tool_call_1")
+		panel.get_by_label("Name").fill("Create opportunity")
+		panel.get_by_label("Tool").select_option(tool)
+		data = panel.get_by_label(re.compile("^data"))
+		data.fill('{"description": "Opportunity: {{ trigger.lead }}", "allocated_to": "%s"}' % MANAGER)
+		expect(step(page, "tool_call_1").get_by_text("problem")).to_have_count(0)
+
+		page.get_by_label("What changed (optional)").fill("Drew the lead flow")
+		page.get_by_role("button", name="Save", exact=True).click()
+		expect(page.get_by_text("Unsaved changes")).to_have_count(0)
+		first = saved(FLOW)
+		assert [node["type"] for node in first["nodes"]] == ["trigger.webhook", "http_request", "agent.run", "human.approval", "tool.call"]
+		assert [(e["source"], e["target"], e.get("sourceHandle")) for e in first["edges"]] == [
+			("webhook_1", "http_request_1", None),
+			("http_request_1", "agent_run_1", None),
+			("agent_run_1", "human_approval_1", None),
+			("human_approval_1", "tool_call_1", "approved"),
+		]
+		assert first["nodes"][3]["data"]["config"]["users"] == [APPROVER]
+		assert first["nodes"][4]["data"]["config"]["arguments"]["data"]["description"] == "Opportunity: {{ trigger.lead }}"
+		assert frappe.db.get_value("Flow Definition Version", {"flow_definition": FLOW, "version": 2}, "note") == "Drew the lead flow"
+
+		page.reload()
+		expect(page.get_by_test_id("canvas-step")).to_have_count(5)
+		expect(page.get_by_test_id("canvas-link")).to_have_count(4)
+		for node in first["nodes"]:
+			box = step(page, node["id"])
+			expect(box).to_contain_text(node["data"]["label"])
+		assert open_settings(page, "agent_run_1").get_by_label("Instructions").input_value() == "Score this lead from 0 to 100: {{ trigger.lead }}"
+		expect(page.get_by_text("Unsaved changes")).to_have_count(0)
+		assert saved(FLOW) == first
+
+		llm.script(text("85"))
+		page.get_by_role("button", name="Activate").click()
+		expect(page.get_by_test_id("flow-status")).to_have_text("Active")
+		page.get_by_role("button", name="Run", exact=True).click()
+		page.get_by_label("Input (optional)").fill('{"lead": "ACME"}')
+		page.get_by_role("button", name="Start run").click()
+		page.wait_for_url(re.compile(r".*/huf/flows/runs/[^/]+$"))
+		run = page.url.rsplit("/", 1)[-1]
+		expect(step(page, "human_approval_1").get_by_test_id("canvas-step")).to_have_attribute("data-state", "waiting", timeout=60_000)
+		for node_id in ("webhook_1", "http_request_1", "agent_run_1"):
+			expect(step(page, node_id).get_by_test_id("canvas-step")).to_have_attribute("data-state", "succeeded")
+		expect(page.locator(".huf-taken")).to_have_count(3)
+		assert [seen.path for seen in enrich.seen] == ["/lead"]
+
+		inbox = signed_in(APPROVER)
+		inbox.goto("/huf/flows/approvals")
+		card = inbox.get_by_test_id("approval")
+		expect(card).to_contain_text("Create the opportunity for ACME? Score 85")
+		card.get_by_role("button", name="Approve").click()
+		expect(inbox.get_by_text("Nothing is waiting for you")).to_be_visible()
+
+		assert settle(run, timeout=60, statuses=("Success", "Failed")).status == "Success"
+		for node_id in ("webhook_1", "http_request_1", "agent_run_1", "human_approval_1", "tool_call_1"):
+			expect(step(page, node_id).get_by_test_id("canvas-step")).to_have_attribute("data-state", "succeeded", timeout=30_000)
+		expect(page.locator(".huf-taken")).to_have_count(4)
+		step(page, "agent_run_1").click()
+		details = page.get_by_test_id("step-details")
+		expect(details).to_contain_text("85")
+		expect(details.get_by_role("link", name="Open the agent's run")).to_be_visible()
+	assert frappe.db.get_value("ToDo", {"description": "Opportunity: ACME"}, "owner") == MANAGER
+
+
+def test_a_two_step_flow_built_with_the_keyboard_alone(site, web, signed_in):
+	make_user(MANAGER, ["Huf User", "Huf Manager"])
+	empty_flow(KEYBOARD_FLOW, "E2E Keyboard Flow")
+	page = signed_in(MANAGER)
+	page.set_viewport_size({"width": 1600, "height": 1000})
+	page.goto(f"/huf/flows/{KEYBOARD_FLOW}")
+	palette = page.get_by_role("navigation", name="Steps you can add")
+
+	palette.get_by_role("button", name=re.compile("^Add step: Web request")).focus()
+	page.keyboard.press("Enter")
+	panel = page.get_by_role("region", name="Settings")
+	expect(panel).to_be_focused()
+	page.keyboard.press("Tab")  # the way back to the whole flow
+	page.keyboard.press("Tab")
+	expect(panel.get_by_label("Name")).to_be_focused()
+	page.keyboard.press("ControlOrMeta+a")
+	page.keyboard.type("Order comes in")
+
+	palette.get_by_role("button", name=re.compile("^Add step: Finish")).focus()
+	page.keyboard.press("Enter")
+	expect(page.get_by_test_id("canvas-step")).to_have_count(2)
+
+	panel.get_by_role("button", name="The whole flow").focus()
+	page.keyboard.press("Enter")
+	panel.get_by_test_id("step-list").get_by_role("button", name=re.compile("^Order comes in")).focus()
+	page.keyboard.press("Enter")
+	picker = panel.get_by_role("combobox", name="Then go to…")
+	picker.focus()
+	page.keyboard.press("ArrowDown")  # a closed list box on Linux moves its choice with the arrows
+	expect(picker).to_have_value("end_1")
+	page.keyboard.press("Tab")
+	page.keyboard.press("Enter")
+	expect(panel.get_by_text("Goes to Finish")).to_be_visible()
+
+	page.get_by_label("What changed (optional)").focus()
+	page.keyboard.type("Two steps")
+	page.keyboard.press("Enter")
+	expect(page.get_by_text("Unsaved changes")).to_have_count(0)
+	definition = saved(KEYBOARD_FLOW)
+	assert [(node["id"], node["type"], node["data"]["label"]) for node in definition["nodes"]] == [("webhook_1", "trigger.webhook", "Order comes in"), ("end_1", "end", "Finish")]
+	assert [(e["source"], e["target"], e["type"]) for e in definition["edges"]] == [("webhook_1", "end_1", "always")]
