@@ -1,5 +1,5 @@
 """The flow builder in a real browser against the real site: a manager draws "new lead -> enrich ->
-score with an agent -> ask a manager -> create the opportunity" on an empty canvas with the mouse,
+score with an agent -> ask a manager -> create the opportunity in a CRM over the web" on an empty canvas with the mouse,
 saves it, finds it identical after a reload, runs it against the scripted model, the approver
 approves it in their inbox, and the run's canvas ends green. A two-step flow is built with the
 keyboard alone."""
@@ -65,7 +65,6 @@ def test_a_manager_draws_saves_and_runs_the_lead_flow_and_the_approver_approves(
 	make_user(MANAGER, ["Huf User", "Huf Manager"])
 	make_user(APPROVER, ["Huf User"])
 	scorer = fixtures.agent(llm, name="E2E Lead Scorer")
-	tool = fixtures.tool("e2e_create_opportunity", "Create Document", "ToDo")
 	fixtures.allowed_hosts("127.0.0.1")
 	empty_flow(FLOW, "E2E Lead Flow")
 	workers.start(1)
@@ -76,13 +75,13 @@ def test_a_manager_draws_saves_and_runs_the_lead_flow_and_the_approver_approves(
 		page.goto(f"/huf/flows/{FLOW}")
 		expect(page.get_by_text("Start with what starts the flow")).to_be_visible()
 
-		for kind, x, y in (("trigger.webhook", 140, 80), ("http_request", 460, 80), ("agent.run", 780, 80), ("human.approval", 300, 320), ("tool.call", 640, 320)):
+		for kind, x, y in (("trigger.webhook", 125, 80), ("http_request", 380, 80), ("agent.run", 635, 80), ("human.approval", 250, 320), ("http_request", 520, 320)):
 			drop(page, kind, x, y)
 		expect(page.get_by_test_id("canvas-step")).to_have_count(5)
 		wire(page, "webhook_1", "http_request_1")
 		wire(page, "http_request_1", "agent_run_1")
 		wire(page, "agent_run_1", "human_approval_1")
-		wire(page, "human_approval_1", "tool_call_1", outcome="approved")
+		wire(page, "human_approval_1", "http_request_2", outcome="approved")
 		expect(page.get_by_test_id("canvas-link")).to_have_count(4)
 
 		panel = open_settings(page, "webhook_1")
@@ -99,26 +98,26 @@ def test_a_manager_draws_saves_and_runs_the_lead_flow_and_the_approver_approves(
 		panel.get_by_label("Find a person").fill(APPROVER)
 		panel.get_by_role("button", name=re.compile(f"Add .*{re.escape(APPROVER)}")).click()
 		panel.get_by_label("Message").fill("Create the opportunity for {{ trigger.lead }}? Score {{ nodes.agent_run_1 }}")
-		panel = open_settings(page, "tool_call_1")
+		panel = open_settings(page, "http_request_2")
 		panel.get_by_label("Name").fill("Create opportunity")
-		panel.get_by_label("Tool").select_option(tool)
-		data = panel.get_by_label(re.compile("^data"))
-		data.fill('{"description": "Opportunity: {{ trigger.lead }}", "allocated_to": "%s"}' % MANAGER)
-		expect(step(page, "tool_call_1").get_by_text("problem")).to_have_count(0)
+		panel.get_by_label("Method").select_option("POST")
+		panel.get_by_label("Web address").fill(enrich.url("/opportunities"))
+		panel.get_by_label("Body").fill('{"name": "Opportunity: {{ trigger.lead }}", "score": "{{ nodes.agent_run_1 }}"}')
+		expect(step(page, "http_request_2").get_by_text("problem")).to_have_count(0)
 
 		page.get_by_label("What changed (optional)").fill("Drew the lead flow")
 		page.get_by_role("button", name="Save", exact=True).click()
 		expect(page.get_by_text("Unsaved changes")).to_have_count(0)
 		first = saved(FLOW)
-		assert [node["type"] for node in first["nodes"]] == ["trigger.webhook", "http_request", "agent.run", "human.approval", "tool.call"]
+		assert [node["type"] for node in first["nodes"]] == ["trigger.webhook", "http_request", "agent.run", "human.approval", "http_request"]
 		assert [(e["source"], e["target"], e.get("sourceHandle")) for e in first["edges"]] == [
 			("webhook_1", "http_request_1", None),
 			("http_request_1", "agent_run_1", None),
 			("agent_run_1", "human_approval_1", None),
-			("human_approval_1", "tool_call_1", "approved"),
+			("human_approval_1", "http_request_2", "approved"),
 		]
 		assert first["nodes"][3]["data"]["config"]["users"] == [APPROVER]
-		assert first["nodes"][4]["data"]["config"]["arguments"]["data"]["description"] == "Opportunity: {{ trigger.lead }}"
+		assert first["nodes"][4]["data"]["config"]["body"] == {"name": "Opportunity: {{ trigger.lead }}", "score": "{{ nodes.agent_run_1 }}"}
 		assert frappe.db.get_value("Flow Definition Version", {"flow_definition": FLOW, "version": 2}, "note") == "Drew the lead flow"
 
 		page.reload()
@@ -143,7 +142,7 @@ def test_a_manager_draws_saves_and_runs_the_lead_flow_and_the_approver_approves(
 		for node_id in ("webhook_1", "http_request_1", "agent_run_1"):
 			expect(step(page, node_id).get_by_test_id("canvas-step")).to_have_attribute("data-state", "succeeded")
 		expect(page.locator(".huf-taken")).to_have_count(3)
-		assert [seen.path for seen in enrich.seen] == ["/lead"]
+		assert [(seen.method, seen.path) for seen in enrich.seen] == [("GET", "/lead")]
 
 		inbox = signed_in(APPROVER)
 		inbox.goto("/huf/flows/approvals")
@@ -153,14 +152,15 @@ def test_a_manager_draws_saves_and_runs_the_lead_flow_and_the_approver_approves(
 		expect(inbox.get_by_text("Nothing is waiting for you")).to_be_visible()
 
 		assert settle(run, timeout=60, statuses=("Success", "Failed")).status == "Success"
-		for node_id in ("webhook_1", "http_request_1", "agent_run_1", "human_approval_1", "tool_call_1"):
+		for node_id in ("webhook_1", "http_request_1", "agent_run_1", "human_approval_1", "http_request_2"):
 			expect(step(page, node_id).get_by_test_id("canvas-step")).to_have_attribute("data-state", "succeeded", timeout=30_000)
 		expect(page.locator(".huf-taken")).to_have_count(4)
 		step(page, "agent_run_1").click()
 		details = page.get_by_test_id("step-details")
 		expect(details).to_contain_text("85")
 		expect(details.get_by_role("link", name="Open the agent's run")).to_be_visible()
-	assert frappe.db.get_value("ToDo", {"description": "Opportunity: ACME"}, "owner") == MANAGER
+		assert [(seen.method, seen.path) for seen in enrich.seen][1:] == [("POST", "/opportunities")]
+		assert json.loads(enrich.seen[1].body) == {"name": "Opportunity: ACME", "score": "85"}
 
 
 def test_a_two_step_flow_built_with_the_keyboard_alone(site, web, signed_in):

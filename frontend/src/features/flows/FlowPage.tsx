@@ -104,6 +104,25 @@ function FlowView({ flow }: { flow: Flow }) {
 				</div>
 			</header>
 			{save.isError && !refused ? <ErrorNote error={save.error} /> : null}
+			{refused ? (
+				<p role="alert" className="rounded-md border border-red-200 bg-red-50 p-3 text-sm font-medium text-red-800">
+					This flow could not be saved. Nothing was changed; the problems are shown on their steps.
+				</p>
+			) : null}
+			<div className="flex items-center gap-2">
+				<h2 className="text-base font-semibold">Steps</h2>
+				<Button variant="ghost" size="sm" className="ml-auto" aria-pressed={asList} onClick={() => setAsList(!asList)}>
+					{asList ? "Show the canvas" : "Show the steps as a list"}
+				</Button>
+			</div>
+			{asList ? <Outline title="Steps in order" definition={flow.definition} /> : null}
+			<div hidden={asList}>
+				<Suspense fallback={<Loading />}>
+					<Builder definition={flow.definition} readOnly={!manager} refused={refused} saving={save.isPending} onSave={saveGraph} onDirty={setGraphDirty} />
+				</Suspense>
+			</div>
+			<FlowRuns flowId={flow.flow_id} />
+			<Versions flow={flow} canRestore={manager} onRestore={(definition, version) => saveGraph(definition, `Restored version ${version}`)} />
 			{manager ? (
 				<form
 					noValidate
@@ -124,25 +143,6 @@ function FlowView({ flow }: { flow: Flow }) {
 					</Section>
 				</form>
 			) : null}
-			{refused ? (
-				<p role="alert" className="rounded-md border border-red-200 bg-red-50 p-3 text-sm font-medium text-red-800">
-					This flow could not be saved. Nothing was changed; the problems are shown on their steps.
-				</p>
-			) : null}
-			<div className="flex items-center gap-2">
-				<h2 className="text-base font-semibold">Steps</h2>
-				<Button variant="ghost" size="sm" className="ml-auto" aria-pressed={asList} onClick={() => setAsList(!asList)}>
-					{asList ? "Show the canvas" : "Show the steps as a list"}
-				</Button>
-			</div>
-			{asList ? <Outline title="Steps in order" definition={flow.definition} /> : null}
-			<div hidden={asList}>
-				<Suspense fallback={<Loading />}>
-					<Builder definition={flow.definition} readOnly={!manager} refused={refused} saving={save.isPending} onSave={saveGraph} onDirty={setGraphDirty} />
-				</Suspense>
-			</div>
-			<FlowRuns flowId={flow.flow_id} />
-			<Versions flow={flow} canRestore={manager} onRestore={(definition, version) => saveGraph(definition, `Restored version ${version}`)} />
 			{dialog === "run" ? <RunDialog flowId={flow.flow_id} onClose={() => setDialog(null)} /> : null}
 			{dialog === "import" ? <ImportDialog flowId={flow.flow_id} onImport={(definition) => saveGraph(definition, "Imported")} onClose={() => setDialog(null)} /> : null}
 			{leavePrompt}

@@ -2,7 +2,7 @@
 // and the overview map. The builder drives it with its editing model; a run page shows it read only.
 import "@xyflow/react/dist/style.css";
 import { Background, Controls, MiniMap, ReactFlow, type Connection, type EdgeChange, type NodeChange, type ReactFlowProps } from "@xyflow/react";
-import type { ReactNode } from "react";
+import { useState, type ReactNode } from "react";
 import { EDGE_TYPES, KINDS, type LinkEdge, type StepNode } from "./catalog";
 import { GRID } from "./sizes";
 import { LinkLine } from "./LinkLine";
@@ -43,6 +43,9 @@ type Props = {
 };
 
 export function Canvas({ nodes, edges, readOnly, label, onNodesChange, onEdgesChange, onConnect, isValidConnection, onNodeDragStart, onNodeDragStop, onDrop, onNodeClick, children }: Props) {
+	// Fit a flow that has steps on screen once; an empty canvas keeps its view, so the first steps
+	// dropped on it stay where they were put.
+	const [fit] = useState(() => nodes.length > 0);
 	return (
 		<div className="h-full w-full" role="region" aria-label={label} onDrop={onDrop} onDragOver={(event) => event.preventDefault()}>
 			<ReactFlow<StepNode, LinkEdge>
@@ -66,7 +69,7 @@ export function Canvas({ nodes, edges, readOnly, label, onNodesChange, onEdgesCh
 				snapToGrid
 				snapGrid={[GRID, GRID]}
 				onlyRenderVisibleElements={nodes.length > 60}
-				fitView
+				fitView={fit}
 				fitViewOptions={{ maxZoom: 1.2 }}
 				minZoom={0.1}
 				ariaLabelConfig={ARIA}
