@@ -7,6 +7,7 @@ keyboard alone."""
 from __future__ import annotations
 
 import json
+import os
 import re
 
 import frappe
@@ -24,6 +25,12 @@ MANAGER = "builder-manager@huf.test"
 APPROVER = "builder-approver@huf.test"
 FLOW = "e2e-lead-flow"
 KEYBOARD_FLOW = "e2e-keyboard-flow"
+SCREENSHOTS = os.environ.get("HUF_SCREENSHOTS")  # a folder: the README's pictures of the builder are taken here
+
+
+def picture(page, name: str) -> None:
+	if SCREENSHOTS:
+		page.screenshot(path=os.path.join(SCREENSHOTS, name))
 
 
 def empty_flow(flow_id: str, name: str) -> None:
@@ -127,6 +134,7 @@ def test_a_manager_draws_saves_and_runs_the_lead_flow_and_the_approver_approves(
 			box = step(page, node["id"])
 			expect(box).to_contain_text(node["data"]["label"])
 		assert open_settings(page, "agent_run_1").get_by_label("Instructions").input_value() == "Score this lead from 0 to 100: {{ trigger.lead }}"
+		picture(page, "flow-builder.png")
 		expect(page.get_by_text("Unsaved changes")).to_have_count(0)
 		assert saved(FLOW) == first
 
@@ -159,6 +167,7 @@ def test_a_manager_draws_saves_and_runs_the_lead_flow_and_the_approver_approves(
 		details = page.get_by_test_id("step-details")
 		expect(details).to_contain_text("85")
 		expect(details.get_by_role("link", name="Open the agent's run")).to_be_visible()
+		picture(page, "flow-run.png")
 		assert [(seen.method, seen.path) for seen in enrich.seen][1:] == [("POST", "/opportunities")]
 		assert json.loads(enrich.seen[1].body) == {"name": "Opportunity: ACME", "score": "85"}
 
