@@ -35,7 +35,7 @@ MOVES = 60
 WATCH = """(id) => {
 	const node = document.querySelector(`.react-flow__node[data-id="${id}"]`);
 	window.__moves = []; window.__paints = [];
-	document.addEventListener("pointermove", (event) => window.__moves.push(event.timeStamp), { capture: true });
+	document.addEventListener("mousemove", (event) => window.__moves.push(event.timeStamp), { capture: true });
 	new MutationObserver(() => window.__paints.push(performance.now())).observe(node, { attributes: true, attributeFilter: ["style"] });
 }"""
 LATENCIES = """() => window.__moves.map((at) => { const seen = window.__paints.find((t) => t >= at); return seen === undefined ? null : seen - at; })"""
