@@ -14,7 +14,7 @@ import frappe
 from playwright.sync_api import expect
 
 from huf.ai.flow import api
-from tests.e2e.test_flows_spa import forget
+from tests.e2e.test_flows_spa import activate_and_run, forget
 from tests.site import fixtures
 from tests.site.conftest import make_user
 from tests.site.flow_helpers import settle
@@ -139,13 +139,7 @@ def test_a_manager_draws_saves_and_runs_the_lead_flow_and_the_approver_approves(
 		assert saved(FLOW) == first
 
 		llm.script(text("85"))
-		page.get_by_role("button", name="Activate").click()
-		expect(page.get_by_test_id("flow-status")).to_have_text("Active")
-		page.get_by_role("button", name="Run", exact=True).click()
-		page.get_by_label("Input (optional)").fill('{"lead": "ACME"}')
-		page.get_by_role("button", name="Start run").click()
-		page.wait_for_url(re.compile(r".*/huf/flows/runs/[^/]+$"))
-		run = page.url.rsplit("/", 1)[-1]
+		run = activate_and_run(page, '{"lead": "ACME"}')
 		expect(step(page, "human_approval_1").get_by_test_id("canvas-step")).to_have_attribute("data-state", "waiting", timeout=60_000)
 		for node_id in ("webhook_1", "http_request_1", "agent_run_1"):
 			expect(step(page, node_id).get_by_test_id("canvas-step")).to_have_attribute("data-state", "succeeded")

@@ -27,6 +27,17 @@ def forget(flow_id: str) -> None:
 	frappe.db.commit()
 
 
+def activate_and_run(page, given: str) -> str:
+	"""On a flow's page: Activate, then Run with the input ``given``; the run's name, once its page is open."""
+	page.get_by_role("button", name="Activate").click()
+	expect(page.get_by_test_id("flow-status")).to_have_text("Active")
+	page.get_by_role("button", name="Run", exact=True).click()
+	page.get_by_label("Input (optional)").fill(given)
+	page.get_by_role("button", name="Start run").click()
+	page.wait_for_url(re.compile(r".*/huf/flows/runs/[^/]+$"))
+	return page.url.rsplit("/", 1)[-1]
+
+
 def test_a_manager_imports_activates_and_runs_a_flow_the_approver_approves(site, web, workers, signed_in):
 	forget(FLOW)
 	make_user(MANAGER, ["Huf User", "Huf Manager"])
@@ -60,13 +71,7 @@ def test_a_manager_imports_activates_and_runs_a_flow_the_approver_approves(site,
 	expect(steps.get_by_text("if approved")).to_be_visible()
 	expect(page.get_by_text("Imported")).to_be_visible()  # the version's note
 
-	page.get_by_role("button", name="Activate").click()
-	expect(page.get_by_test_id("flow-status")).to_have_text("Active")
-	page.get_by_role("button", name="Run", exact=True).click()
-	page.get_by_label("Input (optional)").fill('{"order": "A-1"}')
-	page.get_by_role("button", name="Start run").click()
-	page.wait_for_url(re.compile(r".*/huf/flows/runs/[^/]+$"))
-	run = page.url.rsplit("/", 1)[-1]
+	run = activate_and_run(page, '{"order": "A-1"}')
 	expect(page.get_by_text("Waiting for approval: Ship order A-1?")).to_be_visible(timeout=30_000)
 	expect(page.get_by_role("button", name="Approve")).to_have_count(0)  # the manager is not the named approver
 

@@ -51,7 +51,7 @@ function BuilderView({ definition, readOnly, refused, saving, onSave, onDirty }:
 	useFirstRenderMark();
 	const rest = useMemo(() => fromDefinition(definition).rest, [definition]);
 	const saved = useMemo(() => canonical(toDefinition({ ...graphOf(definition), rest })), [definition, rest]);
-	const editor = useEditor(graphOf(definition), readOnly);
+	const editor = useEditor(() => graphOf(definition), readOnly);
 	const { graph } = editor;
 	const settled = useDeferredValue(graph);
 	const current = useMemo(() => toDefinition({ ...settled, rest }), [settled, rest]);
@@ -59,12 +59,17 @@ function BuilderView({ definition, readOnly, refused, saving, onSave, onDirty }:
 	useEffect(() => onDirty(dirty), [dirty, onDirty]);
 
 	const known = useKnown();
-	const problems = useMemo(() => merge(checkFlow(current, known), refused), [current, known, refused]);
-	const counts = useMemo(() => {
+	// Checked again only when what the steps say changes (`content` stands for `current`), not when
+	// one moves, is measured or is selected.
+	const content = useMemo(() => JSON.stringify([current.nodes?.map((node) => [node.id, node.type, node.data]), current.edges]), [current]);
+	const problems = useMemo(() => merge(checkFlow(current, known), refused), [content, known, refused]);
+	const countsKey = useMemo(() => {
 		const found: Record<string, number> = {};
 		for (const problem of problems) if (problem.nodeId) found[problem.nodeId] = (found[problem.nodeId] ?? 0) + 1;
-		return found;
+		return JSON.stringify(found);
 	}, [problems]);
+	// The same counts keep the same object, so the steps on the canvas do not all draw again.
+	const counts = useMemo(() => JSON.parse(countsKey) as Record<string, number>, [countsKey]);
 	const look = useMemo(() => ({ problems: counts, overlay: null }), [counts]);
 
 	const panel = useRef<HTMLDivElement>(null);

@@ -14,6 +14,7 @@ const lists: Record<string, unknown[]> = {
 	"Agent Tool Function": [{ name: "create_opportunity", description: "Makes an opportunity" }],
 };
 const docs: Record<string, unknown> = {
+	make_record: { name: "make_record", requires_approval: 0, types: "Create Document", reference_doctype: "ToDo", parameters: [] },
 	create_opportunity: { name: "create_opportunity", requires_approval: 1, parameters: [{ fieldname: "lead", label: "Lead", type: "string", required: 1 }, { fieldname: "amount", type: "number" }, { fieldname: "urgent", type: "boolean" }] },
 };
 const searches: Record<string, { value: string; description?: string }[]> = {
@@ -177,6 +178,16 @@ describe("StepSettings: other kinds", () => {
 		await user.type(screen.getByLabelText("amount"), "12.5");
 		await user.click(screen.getByLabelText("urgent"));
 		expect(last(shown)).toEqual({ tool: "create_opportunity", arguments: { lead: "{{ trigger.lead }}", amount: 12.5, urgent: true } });
+	});
+
+	it("lets inputs be named for a tool that lists none, keeping a record typed in braces as a record", async () => {
+		const user = userEvent.setup();
+		const shown = show(step("make", "tool.call", { tool: "make_record", arguments: {} }));
+		await user.click(await screen.findByRole("button", { name: "Add an input" }));
+		await user.type(screen.getByLabelText("Input name 1"), "data");
+		await user.type(screen.getByLabelText("Value 1"), '{{"description": "Call"}');
+		expect(last(shown)).toEqual({ tool: "make_record", arguments: { data: { description: "Call" } } });
+		expect(screen.queryByText("This tool takes no inputs.")).toBeNull();
 	});
 
 	it("keeps a result that reads as structured data as such, and a text as text", async () => {

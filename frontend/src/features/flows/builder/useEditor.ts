@@ -7,8 +7,8 @@ import * as model from "./editor";
 
 const isTyping = (target: EventTarget | null) => target instanceof HTMLElement && (target.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName));
 
-export function useEditor(initial: model.Graph, readOnly: boolean) {
-	const [editor, setEditor] = useState(() => model.start(initial));
+export function useEditor(initial: () => model.Graph, readOnly: boolean) {
+	const [editor, setEditor] = useState(() => model.start(initial()));
 	const change = useCallback((fn: (graph: model.Graph) => model.Graph) => setEditor((current) => model.edit(current, fn)), []);
 
 	const onNodesChange = useCallback((changes: NodeChange<StepNode>[]) => {
@@ -52,15 +52,11 @@ export function useEditor(initial: model.Graph, readOnly: boolean) {
 		graph: editor.graph,
 		canUndo: editor.past.length > 0,
 		canRedo: editor.future.length > 0,
-		canPaste: Boolean(editor.clipboard),
 		change,
 		select: (id: string) => setEditor((current) => model.live(current, (graph) => model.selectOnly(graph, id))),
 		deselect: () => setEditor((current) => model.live(current, model.clearSelection)),
 		undo: () => setEditor(model.undo),
 		redo: () => setEditor(model.redo),
-		copy,
-		paste,
-		reset: (graph: model.Graph) => setEditor(model.start(graph)),
 		handlers: { onNodesChange, onEdgesChange, onConnect, onNodeDragStart, onNodeDragStop },
 		onKeyDown,
 	};

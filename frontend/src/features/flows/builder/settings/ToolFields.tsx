@@ -1,13 +1,26 @@
 // "Use a tool": which tool, then one field for each input it takes (its parameter rows), filled into
 // config.arguments (engine/flow/calls.py tool_call). Inputs saved earlier that the tool no longer
-// lists stay, as text fields. A tool that asks a person first needs an approval step right before.
+// lists stay, as text fields. A tool that lists no inputs gets a list of named inputs instead. A tool that asks a person first needs an approval step right before.
 import { useId } from "react";
 import { Checkbox, Field, Select } from "../../../../components/ui/field";
 import { useToolList } from "../../../tools/api";
 import type { ParamRow } from "../../../tools/rules";
 import { useTool } from "../choices";
 import { Note, type KindProps } from "./kit";
+import { PairsEditor, type PairWords } from "./PairsEditor";
 import { TextSetting } from "./TextSetting";
+
+const INPUT_WORDS: PairWords = { legend: "Inputs", key: "Input name", value: "Value", keyExample: "data", valueExample: '{"description": "{{ trigger.lead }}"}', add: "Add an input" };
+
+/** A value as typed: a record or list written in JSON is kept as one, anything else as text. */
+function loose(value: string): unknown {
+	if (!/^\s*[[{]/.test(value)) return value;
+	try {
+		return JSON.parse(value);
+	} catch {
+		return value;
+	}
+}
 
 const text = (value: unknown) => (typeof value === "string" ? value : "");
 const record = (value: unknown): Record<string, unknown> => (typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {});
@@ -49,11 +62,14 @@ export function ToolFields({ config, variables, errorOf, set }: KindProps) {
 			{loading ? <p className="text-sm text-slate-500">Loading the tool’s inputs…</p> : null}
 			{error ? <p className="text-sm text-red-600">{error.message}</p> : null}
 			{errorOf("arguments") ? <p className="text-sm text-red-600">{errorOf("arguments")}</p> : null}
-			{tool && !params.length && !extra.length ? <p className="text-sm text-slate-500">This tool takes no inputs.</p> : null}
+			{tool && !params.length ? (
+				// The tool lists no inputs (a record tool works them out when it runs): name them here.
+				<PairsEditor words={INPUT_WORDS} value={values} error={errorOf("arguments")} hint="This tool does not list its inputs. Name each one and give its value; a value in braces or brackets is kept as a record or list." onChange={(pairs) => set({ arguments: Object.fromEntries(Object.entries(pairs).map(([key, value]) => [key, loose(value)])) })} />
+			) : null}
 			{params.map((param) => (
 				<ToolInput key={param.fieldname} param={param} value={values[param.fieldname]} error={errorOf(`arguments.${param.fieldname}`)} variables={variables} onChange={(value) => setValue(param.fieldname, value)} />
 			))}
-			{extra.map((key) => (
+			{(params.length ? extra : []).map((key) => (
 				<TextSetting key={key} label={key} hint="Saved earlier; the tool does not list this input." kind="value" value={values[key]} error={errorOf(`arguments.${key}`)} onChange={(value) => setValue(key, value)} insert={{ variables, form: "placeholder" }} />
 			))}
 		</>
