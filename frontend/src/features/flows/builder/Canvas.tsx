@@ -2,11 +2,16 @@
 // and the overview map. The builder drives it with its editing model; a run page shows it read only.
 import "@xyflow/react/dist/style.css";
 import { Background, Controls, MiniMap, ReactFlow, type Connection, type EdgeChange, type NodeChange, type ReactFlowProps } from "@xyflow/react";
-import { useState, type ReactNode } from "react";
+import { useContext, useState, type ReactNode } from "react";
 import { EDGE_TYPES, KINDS, type LinkEdge, type StepNode } from "./catalog";
 import { GRID } from "./sizes";
 import { LinkLine } from "./LinkLine";
+import { LookContext } from "./look";
+import { stateOf, type StepState } from "./overlay";
 import { StepCard } from "./StepCard";
+
+/** The overview map's colour of a step: its run state, red with problems, else grey. */
+const MAP_COLOURS: Record<StepState, string> = { queued: "#94a3b8", running: "#3b82f6", succeeded: "#16a34a", failed: "#dc2626", waiting: "#f59e0b", retrying: "#f97316" };
 
 const nodeTypes = Object.fromEntries(KINDS.map((kind) => [kind.type, StepCard]));
 const edgeTypes = Object.fromEntries(EDGE_TYPES.map((type) => [type, LinkLine]));
@@ -46,6 +51,11 @@ export function Canvas({ nodes, edges, readOnly, label, onNodesChange, onEdgesCh
 	// Fit a flow that has steps on screen once; an empty canvas keeps its view, so the first steps
 	// dropped on it stay where they were put.
 	const [fit] = useState(() => nodes.length > 0);
+	const look = useContext(LookContext);
+	const colour = (node: StepNode) => {
+		const state = look.overlay ? stateOf(look.overlay, node.id) : null;
+		return state ? MAP_COLOURS[state] : look.problems[node.id] ? "#fca5a5" : "#cbd5e1";
+	};
 	return (
 		<div className="h-full w-full" role="region" aria-label={label} onDrop={onDrop} onDragOver={(event) => event.preventDefault()}>
 			<ReactFlow<StepNode, LinkEdge>
@@ -77,7 +87,7 @@ export function Canvas({ nodes, edges, readOnly, label, onNodesChange, onEdgesCh
 			>
 				<Background gap={GRID} />
 				<Controls showInteractive={false} />
-				<MiniMap pannable zoomable ariaLabel="Overview of the whole flow" />
+				<MiniMap pannable zoomable nodeColor={colour} ariaLabel="Overview of the whole flow" />
 				{children}
 			</ReactFlow>
 		</div>
