@@ -11,7 +11,7 @@ import { checkFlow, problemsFor } from "./checks";
 import { useKnown } from "./choices";
 import { Canvas } from "./Canvas";
 import { fromDefinition, toDefinition } from "./convert";
-import { addStep, canLink, connect, removeLink, updateLink, updateStep, type Graph } from "./editor";
+import { addStep, canLink, connect, removeLink, updateLink, updateStep } from "./editor";
 import { STEP_HEIGHT, STEP_WIDTH } from "./sizes";
 import { LinkSettings } from "./LinkSettings";
 import { LookContext } from "./look";
@@ -41,17 +41,14 @@ export function Builder(props: Props) {
 }
 
 const canonical = (definition: Definition) => JSON.stringify(definition);
-const graphOf = (definition: Definition): Graph => {
-	const canvas = fromDefinition(definition);
-	return { nodes: canvas.nodes, edges: canvas.edges };
-};
 
 function BuilderView({ definition, readOnly, refused, saving, onSave, onDirty }: Props) {
 	const flow = useReactFlow();
 	useFirstRenderMark();
-	const rest = useMemo(() => fromDefinition(definition).rest, [definition]);
-	const saved = useMemo(() => canonical(toDefinition({ ...graphOf(definition), rest })), [definition, rest]);
-	const editor = useEditor(() => graphOf(definition), readOnly);
+	const opened = useMemo(() => fromDefinition(definition), [definition]);
+	const { rest } = opened;
+	const saved = useMemo(() => canonical(toDefinition(opened)), [opened]);
+	const editor = useEditor(() => ({ nodes: opened.nodes, edges: opened.edges }), readOnly);
 	const { graph } = editor;
 	const settled = useDeferredValue(graph);
 	const current = useMemo(() => toDefinition({ ...settled, rest }), [settled, rest]);
@@ -73,9 +70,10 @@ function BuilderView({ definition, readOnly, refused, saving, onSave, onDirty }:
 	const look = useMemo(() => ({ problems: counts, overlay: null }), [counts]);
 
 	const panel = useRef<HTMLDivElement>(null);
+	const surface = useRef<HTMLDivElement>(null);
 	const [announce, setAnnounce] = useState("");
 	const add = (type: NodeType, position?: { x: number; y: number }) => {
-		const box = document.querySelector<HTMLElement>("[data-builder-canvas]")?.getBoundingClientRect();
+		const box = surface.current?.getBoundingClientRect();
 		const middle = box ? flow.screenToFlowPosition({ x: box.left + box.width / 2, y: box.top + box.height / 2 }) : { x: 0, y: 0 };
 		const at = position ?? { x: middle.x - STEP_WIDTH / 2 + graph.nodes.length * 20, y: middle.y - STEP_HEIGHT / 2 };
 		editor.change((current) => addStep(current, type, at));
@@ -114,7 +112,7 @@ function BuilderView({ definition, readOnly, refused, saving, onSave, onDirty }:
 				)}
 				<div className="grid h-[70vh] min-h-[480px] grid-cols-[14rem_1fr_20rem] overflow-hidden rounded-lg border border-slate-200 bg-white">
 					<div className="overflow-y-auto border-r border-slate-200 bg-slate-50">{readOnly ? <ReadOnlyNote /> : <Palette onAdd={(type) => add(type)} />}</div>
-					<div data-builder-canvas className="relative">
+					<div ref={surface} className="relative">
 						<Canvas
 							nodes={graph.nodes}
 							edges={graph.edges}
@@ -149,7 +147,7 @@ function BuilderView({ definition, readOnly, refused, saving, onSave, onDirty }:
 								key={edge.id}
 								edge={edge}
 								nodes={graph.nodes}
-								problems={problems.filter((problem) => problem.edgeId === edge.id).map((problem) => problem.message)}
+								problems={problems.filter((problem) => problem.edgeId === edge.id)}
 								readOnly={readOnly}
 								onChange={(patch) => editor.change((current) => updateLink(current, edge.id, patch))}
 								onRemove={() => editor.change((current) => removeLink(current, edge.id))}

@@ -3,12 +3,13 @@
 import { Trash2 } from "lucide-react";
 import { Button } from "../../../components/ui/button";
 import { Field, Input, Select } from "../../../components/ui/field";
+import type { Problem } from "./checks";
 import { EDGE_TYPES, EDGE_WORDS, kindOf, type EdgeType, type LinkData, type LinkEdge, type StepNode } from "./catalog";
 
 type Props = {
 	edge: LinkEdge;
 	nodes: StepNode[];
-	problems: string[];
+	problems: Problem[];
 	readOnly: boolean;
 	onChange: (patch: { type?: EdgeType; data?: LinkData }) => void;
 	onRemove: () => void;
@@ -19,7 +20,7 @@ export function LinkSettings({ edge, nodes, problems, readOnly, onChange, onRemo
 	const target = nodes.find((node) => node.id === edge.target);
 	const outcome = kindOf(source?.type)?.outcomes.find((item) => item.id === edge.sourceHandle);
 	const type = edge.type ?? "always";
-	const conditionProblem = problems.find((problem) => problem.includes("condition"));
+	const conditionProblem = problems.find((problem) => problem.field === "condition")?.message;
 	return (
 		<form aria-label="Connection settings" className="grid gap-3" onSubmit={(event) => event.preventDefault()}>
 			<div>
@@ -29,7 +30,7 @@ export function LinkSettings({ edge, nodes, problems, readOnly, onChange, onRemo
 					{outcome ? ` (${outcome.label})` : ""} to <strong className="font-medium">{target?.data.label || edge.target}</strong>
 				</p>
 			</div>
-			{problems.filter((problem) => problem !== conditionProblem).map((problem) => (
+			{problems.filter((problem) => problem.field !== "condition").map(({ message: problem }) => (
 				<p key={problem} role="alert" className="rounded-md border border-red-200 bg-red-50 p-2 text-sm text-red-800">
 					{problem}
 				</p>
