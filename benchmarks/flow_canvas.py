@@ -35,10 +35,11 @@ MOVES = 60
 WATCH = """(id) => {
 	const node = document.querySelector(`.react-flow__node[data-id="${id}"]`);
 	window.__moves = []; window.__paints = [];
-	document.addEventListener("mousemove", (event) => window.__moves.push(event.timeStamp), { capture: true });
+	window.addEventListener("mousemove", (event) => window.__moves.push(event.timeStamp), { capture: true });
 	new MutationObserver(() => window.__paints.push(performance.now())).observe(node, { attributes: true, attributeFilter: ["style"] });
 }"""
-LATENCIES = """() => window.__moves.map((at) => { const seen = window.__paints.find((t) => t >= at); return seen === undefined ? null : seen - at; })"""
+# Each change of the step's position, from the pointer move that caused it (the last one before it).
+LATENCIES = """() => window.__paints.map((seen) => { const moves = window.__moves.filter((at) => at <= seen); return moves.length ? seen - moves[moves.length - 1] : null; })"""
 
 
 def flow(steps: int) -> dict:
@@ -91,22 +92,22 @@ def main() -> None:
 			page.request.post("/api/method/login", data={"usr": USER, "pwd": PASSWORD})
 			for round_ in range(args.rounds + 1):
 				page.goto(f"/huf/flows/{FLOW}")
-				page.wait_for_function(f"document.querySelectorAll('[data-testid=canvas-step]').length >= {min(args.steps, 60)}")
 				page.wait_for_function("performance.getEntriesByName('huf:flow-canvas-first-render').length > 0")
 				measured = page.evaluate("performance.getEntriesByName('huf:flow-canvas-first-render')[0].duration")
 				target = page.locator('.react-flow__node[data-id="s21"]')
 				box = target.bounding_box()
 				page.evaluate(WATCH, "s21")
-				x, y = box["x"] + box["width"] / 2, box["y"] + 12
+				x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+				grid = box["width"] / 240 * 20  # one grid square on screen: every move lands on a new snapped position
 				page.mouse.move(x, y)
 				page.mouse.down()
 				for step in range(1, MOVES + 1):
-					page.mouse.move(x + step * 3, y + step)
+					page.mouse.move(x + step * grid, y + (step % 2) * grid)
 				page.mouse.up()
 				latencies = [value for value in page.evaluate(LATENCIES) if value is not None]
 				if round_:  # the first round warms the web server and the browser's cache
 					first.append(measured)
-					drags.extend(latencies[1:])  # the first move starts the drag
+					drags.extend(latencies[1:])  # the first change starts the drag
 			browser.close()
 	finally:
 		web.stop()

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Download, Play, Upload } from "lucide-react";
-import { lazy, Suspense, useState } from "react";
+import { useCallback, useState } from "react";
 import { Link, useParams } from "react-router";
 import { Button } from "../../components/ui/button";
 import { useUnsavedGuard } from "../../components/unsaved";
@@ -8,6 +8,7 @@ import { Field, Input } from "../../components/ui/field";
 import { Section } from "../../components/ui/section";
 import { ErrorNote, Loading, StatusBadge } from "../../components/ui/status";
 import { useMe } from "../../lib/me";
+import { preloaded } from "../../lib/preload";
 import { saveFlow, useFlow, useFlowRuns, type Flow, type SaveArgs } from "./api";
 import { ImportDialog } from "./ImportDialog";
 import { Outline } from "./Outline";
@@ -29,7 +30,7 @@ const STATUS_ACTIONS: Record<Flow["status"], { to: Flow["status"]; label: string
 	Archived: [{ to: "Draft", label: "Back to draft" }, { to: "Active", label: "Activate" }],
 };
 
-const Builder = lazy(() => import("./builder/Builder").then((module) => ({ default: module.Builder })));
+const Builder = preloaded(() => import("./builder/Builder").then((module) => module.Builder));
 
 function FlowView({ flow }: { flow: Flow }) {
 	const me = useMe().data;
@@ -57,11 +58,15 @@ function FlowView({ flow }: { flow: Flow }) {
 		},
 	});
 	/** Saves a graph as the next version; resolves false (and shows its problems) when refused. */
-	const saveGraph = (definition: Definition, note: string) =>
-		save.mutateAsync({ definition, note }).then(
-			() => true,
-			() => false,
-		);
+	const { mutateAsync } = save;
+	const saveGraph = useCallback(
+		(definition: Definition, note: string) =>
+			mutateAsync({ definition, note }).then(
+				() => true,
+				() => false,
+			),
+		[mutateAsync],
+	);
 	const canRun = manager || flow.status === "Active";
 	const exportFile = () => {
 		const url = URL.createObjectURL(new Blob([JSON.stringify(flow.definition, null, 2)], { type: "application/json" }));
@@ -117,9 +122,7 @@ function FlowView({ flow }: { flow: Flow }) {
 			</div>
 			{asList ? <Outline title="Steps in order" definition={flow.definition} /> : null}
 			<div hidden={asList}>
-				<Suspense fallback={<Loading />}>
-					<Builder definition={flow.definition} readOnly={!manager} refused={refused} saving={save.isPending} onSave={saveGraph} onDirty={setGraphDirty} />
-				</Suspense>
+				<Builder definition={flow.definition} readOnly={!manager} refused={refused} saving={save.isPending} onSave={saveGraph} onDirty={setGraphDirty} />
 			</div>
 			<FlowRuns flowId={flow.flow_id} />
 			<Versions flow={flow} canRestore={manager} onRestore={(definition, version) => saveGraph(definition, `Restored version ${version}`)} />

@@ -1,9 +1,10 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { lazy, Suspense, type ReactNode } from "react";
+import type { ReactNode } from "react";
 import { Link, useParams } from "react-router";
 import { Button } from "../../components/ui/button";
 import { ErrorNote, Loading, StatusBadge } from "../../components/ui/status";
 import { useMe } from "../../lib/me";
+import { preloaded } from "../../lib/preload";
 import { resumeRun, useFlowRun, type RunDetail, type RunStep } from "./api";
 import { Decision } from "./Decision";
 import { describeType, formatMs, RUN_ACTIVE, when } from "./rules";
@@ -18,7 +19,7 @@ function Stat({ label, value }: { label: string; value: ReactNode }) {
 }
 
 const stepName = (step: RunStep) => step.node_label || step.node_id;
-const RunCanvas = lazy(() => import("./builder/RunCanvas").then((module) => ({ default: module.RunCanvas })));
+const RunCanvas = preloaded(() => import("./builder/RunCanvas").then((module) => module.RunCanvas));
 
 export default function FlowRunPage() {
 	const { run: name = "" } = useParams();
@@ -70,9 +71,7 @@ export function RunView({ run }: { run: RunDetail }) {
 				<Stat label="Finished" value={when(run.completed_at)} />
 				<Stat label="Version" value={run.flow_version} />
 			</dl>
-			<Suspense fallback={<Loading />}>
-				<RunCanvas run={run} />
-			</Suspense>
+			<RunCanvas run={run} />
 			<section className="grid gap-2" aria-labelledby="timeline-title">
 				<h2 id="timeline-title" className="text-base font-semibold">Steps</h2>
 				{run.steps.length ? (

@@ -4,7 +4,7 @@
 import { ReactFlowProvider, useReactFlow } from "@xyflow/react";
 import { ArrowLeft } from "lucide-react";
 import { Button } from "../../../components/ui/button";
-import { useDeferredValue, useEffect, useMemo, useRef, useState, type DragEvent } from "react";
+import { memo, useCallback, useDeferredValue, useEffect, useMemo, useRef, useState, type DragEvent } from "react";
 import type { Definition, Problems } from "../rules";
 import { kindOf, type NodeType } from "./catalog";
 import { checkFlow, problemsFor } from "./checks";
@@ -15,7 +15,7 @@ import { addStep, canLink, connect, removeLink, updateLink, updateStep } from ".
 import { STEP_HEIGHT, STEP_WIDTH } from "./sizes";
 import { LinkSettings } from "./LinkSettings";
 import { LookContext } from "./look";
-import { useFirstRenderMark } from "./marks";
+import { useFirstDrawn } from "./marks";
 import { DRAG_TYPE, Palette } from "./Palette";
 import { StepSettings } from "./StepSettings";
 import { merge, Summary } from "./Summary";
@@ -32,37 +32,44 @@ type Props = {
 	onDirty: (dirty: boolean) => void;
 };
 
-export function Builder(props: Props) {
+/** Drawn again only when its own inputs change, not whenever the page around it does. */
+export const Builder = memo(function Builder(props: Props) {
 	return (
 		<ReactFlowProvider>
 			<BuilderView {...props} />
 		</ReactFlowProvider>
 	);
-}
+});
 
 const canonical = (definition: Definition) => JSON.stringify(definition);
 
 function BuilderView({ definition, readOnly, refused, saving, onSave, onDirty }: Props) {
 	const flow = useReactFlow();
-	useFirstRenderMark();
+	const drawn = useFirstDrawn();
 	const opened = useMemo(() => fromDefinition(definition), [definition]);
 	const { rest } = opened;
 	const saved = useMemo(() => canonical(toDefinition(opened)), [opened]);
 	const editor = useEditor(() => ({ nodes: opened.nodes, edges: opened.edges }), readOnly);
-	const { graph } = editor;
-	const settled = useDeferredValue(graph);
+	const { graph, select, dragging } = editor;
+	// What is saved, checked and listed follows the graph a moment behind, and not during a drag:
+	// a step under the mouse only moves until it is dropped.
+	const resting = useRef(graph);
+	if (!dragging) resting.current = graph;
+	const settled = useDeferredValue(resting.current);
 	const current = useMemo(() => toDefinition({ ...settled, rest }), [settled, rest]);
 	const dirty = canonical(current) !== saved;
 	useEffect(() => onDirty(dirty), [dirty, onDirty]);
 
 	const known = useKnown();
-	// Checked again only when what the steps say changes (`content` stands for `current`), not when
-	// one moves, is measured or is selected.
+	// The checks and the step list wait until the canvas has been drawn once (marks.ts). Checked
+	// again only when what the steps say changes (`content` stands for `current`), not when one
+	// moves, is measured or is selected.
 	const content = useMemo(() => JSON.stringify([current.nodes?.map((node) => [node.id, node.type, node.data]), current.edges]), [current]);
-	const problems = useMemo(() => merge(checkFlow(current, known), refused), [content, known, refused]);
+	const problems = useMemo(() => (drawn ? merge(checkFlow(current, known), refused) : null), [drawn, content, known, refused]);
+	const lines = useMemo(() => settled.nodes.map((node) => ({ id: node.id, label: node.data.label, type: node.type })), [content]);
 	const countsKey = useMemo(() => {
 		const found: Record<string, number> = {};
-		for (const problem of problems) if (problem.nodeId) found[problem.nodeId] = (found[problem.nodeId] ?? 0) + 1;
+		for (const problem of problems ?? []) if (problem.nodeId) found[problem.nodeId] = (found[problem.nodeId] ?? 0) + 1;
 		return JSON.stringify(found);
 	}, [problems]);
 	// The same counts keep the same object, so the steps on the canvas do not all draw again.
@@ -88,6 +95,14 @@ function BuilderView({ definition, readOnly, refused, saving, onSave, onDirty }:
 		add(type, { x: point.x - STEP_WIDTH / 2, y: point.y - 20 });
 	};
 
+	const pick = useCallback(
+		(id: string) => {
+			select(id);
+			requestAnimationFrame(() => panel.current?.focus());
+		},
+		[select],
+	);
+
 	const selectedNodes = graph.nodes.filter((node) => node.selected);
 	const selectedEdges = graph.edges.filter((edge) => edge.selected);
 	const node = selectedNodes.length === 1 ? selectedNodes[0] : undefined;
@@ -101,7 +116,7 @@ function BuilderView({ definition, readOnly, refused, saving, onSave, onDirty }:
 						editor={editor}
 						dirty={dirty}
 						saving={saving}
-						problems={problems.length}
+						problems={problems?.length ?? 0}
 						onArrange={async () => {
 							const { arrange } = await import("./layout");
 							editor.change(arrange);
@@ -119,6 +134,7 @@ function BuilderView({ definition, readOnly, refused, saving, onSave, onDirty }:
 							readOnly={readOnly}
 							label="Flow canvas"
 							{...editor.handlers}
+							overview={drawn}
 							isValidConnection={(link) => canLink(graph, { source: link.source, target: link.target, sourceHandle: link.sourceHandle ?? null })}
 							onDrop={onDrop}
 						/>
@@ -136,7 +152,7 @@ function BuilderView({ definition, readOnly, refused, saving, onSave, onDirty }:
 								node={node}
 								nodes={graph.nodes}
 								edges={graph.edges}
-								problems={problemsFor(problems, node.id)}
+								problems={problemsFor(problems ?? [], node.id)}
 								readOnly={readOnly}
 								onChange={(patch) => editor.change((current) => updateStep(current, node.id, patch))}
 								onConnect={(link) => editor.change((current) => connect(current, link))}
@@ -147,22 +163,14 @@ function BuilderView({ definition, readOnly, refused, saving, onSave, onDirty }:
 								key={edge.id}
 								edge={edge}
 								nodes={graph.nodes}
-								problems={problems.filter((problem) => problem.edgeId === edge.id)}
+								problems={(problems ?? []).filter((problem) => problem.edgeId === edge.id)}
 								readOnly={readOnly}
 								onChange={(patch) => editor.change((current) => updateLink(current, edge.id, patch))}
 								onRemove={() => editor.change((current) => removeLink(current, edge.id))}
 							/>
-						) : (
-							<Summary
-								graph={graph}
-								problems={problems}
-								readOnly={readOnly}
-								onPick={(id) => {
-									editor.select(id);
-									requestAnimationFrame(() => panel.current?.focus());
-								}}
-							/>
-						)}
+						) : problems ? (
+							<Summary steps={lines} links={settled.edges.length} problems={problems} readOnly={readOnly} onPick={pick} />
+						) : null}
 					</div>
 				</div>
 				<p aria-live="polite" className="sr-only">

@@ -1,14 +1,15 @@
 // The drawing surface (React Flow): steps and connections, the grid they snap to, zoom controls
 // and the overview map. The builder drives it with its editing model; a run page shows it read only.
 import "@xyflow/react/dist/style.css";
-import { Background, Controls, MiniMap, ReactFlow, type Connection, type EdgeChange, type NodeChange, type ReactFlowProps } from "@xyflow/react";
-import { useContext, useState, type ReactNode } from "react";
+import { Background, Controls, MiniMap, ReactFlow, useStoreApi, type Connection, type EdgeChange, type NodeChange, type ReactFlowProps, type Viewport } from "@xyflow/react";
+import { useContext, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { EDGE_TYPES, KINDS, type LinkEdge, type StepNode } from "./catalog";
-import { GRID } from "./sizes";
+import { GRID, stepBox } from "./sizes";
 import { LinkLine } from "./LinkLine";
 import { LookContext } from "./look";
 import { stateOf, type StepState } from "./overlay";
 import { StepCard } from "./StepCard";
+import { openingView } from "./view";
 
 /** The overview map's colour of a step: its run state, red with problems, else grey. */
 const MAP_COLOURS: Record<StepState, string> = { queued: "#94a3b8", running: "#3b82f6", succeeded: "#16a34a", failed: "#dc2626", waiting: "#f59e0b", retrying: "#f97316" };
@@ -31,11 +32,32 @@ const ARIA = {
 	"handle.ariaLabel": "Connection point",
 };
 
+/** The steps as React Flow gets them: with their size and, until React Flow has measured one, the
+ * places of its ways in and out (sizes.ts). Each step keeps its copy until it changes. */
+function useSized(nodes: StepNode[], onRun: boolean): StepNode[] {
+	const copies = useMemo(() => new WeakMap<StepNode, StepNode>(), [onRun]);
+	return useMemo(
+		() =>
+			nodes.map((node) => {
+				let copy = copies.get(node);
+				if (!copy) {
+					const box = stepBox(node.type, onRun);
+					copy = { ...node, initialWidth: box.width, initialHeight: box.height, ...(node.measured ? {} : { handles: box.handles }) };
+					copies.set(node, copy);
+				}
+				return copy;
+			}),
+		[nodes, copies, onRun],
+	);
+}
+
 type Props = {
 	nodes: StepNode[];
 	edges: LinkEdge[];
 	readOnly: boolean;
 	label: string;
+	/** Whether to draw the overview map (a shape for every step); the builder adds it once the steps on screen are drawn. */
+	overview?: boolean;
 	onNodesChange?: (changes: NodeChange<StepNode>[]) => void;
 	onEdgesChange?: (changes: EdgeChange<LinkEdge>[]) => void;
 	onConnect?: (connection: Connection) => void;
@@ -47,49 +69,61 @@ type Props = {
 	children?: ReactNode;
 };
 
-export function Canvas({ nodes, edges, readOnly, label, onNodesChange, onEdgesChange, onConnect, isValidConnection, onNodeDragStart, onNodeDragStop, onDrop, onNodeClick, children }: Props) {
-	// Fit a flow that has steps on screen once; an empty canvas keeps its view, so the first steps
+export function Canvas({ nodes: steps, edges, readOnly, label, overview = true, onNodesChange, onEdgesChange, onConnect, isValidConnection, onNodeDragStart, onNodeDragStop, onDrop, onNodeClick, children }: Props) {
+	// Where to look is worked out from the canvas's own size before anything is drawn (view.ts), so
+	// a big flow draws only the steps on screen. An empty canvas keeps its view, so the first steps
 	// dropped on it stay where they were put.
-	const [fit] = useState(() => nodes.length > 0);
+	// React Flow is told its size up front too, so the steps on screen are drawn in its first render
+	// rather than after it has measured itself.
 	const look = useContext(LookContext);
+	const nodes = useSized(steps, look.overlay !== null);
+	const box = useRef<HTMLDivElement>(null);
+	const store = useStoreApi<StepNode, LinkEdge>();
+	const [view, setView] = useState<Viewport | null>(null);
+	useLayoutEffect(() => {
+		const { width = 0, height = 0 } = box.current?.getBoundingClientRect() ?? {};
+		if (width && height) store.setState({ width, height });
+		setView(openingView(nodes, width, height));
+	}, []); // only the flow as it opened decides where the canvas first looks
 	const colour = (node: StepNode) => {
 		const state = look.overlay ? stateOf(look.overlay, node.id) : null;
 		return state ? MAP_COLOURS[state] : look.problems[node.id] ? "#fca5a5" : "#cbd5e1";
 	};
 	return (
-		<div className="h-full w-full" role="region" aria-label={label} onDrop={onDrop} onDragOver={(event) => event.preventDefault()}>
-			<ReactFlow<StepNode, LinkEdge>
-				nodes={nodes}
-				edges={edges}
-				nodeTypes={nodeTypes}
-				edgeTypes={edgeTypes}
-				{...(onNodesChange ? { onNodesChange } : {})}
-				{...(onEdgesChange ? { onEdgesChange } : {})}
-				{...(onConnect ? { onConnect } : {})}
-				{...(isValidConnection ? { isValidConnection } : {})}
-				{...(onNodeDragStart ? { onNodeDragStart } : {})}
-				{...(onNodeDragStop ? { onNodeDragStop } : {})}
-				{...(onNodeClick ? { onNodeClick: (_event: React.MouseEvent, node: StepNode) => onNodeClick(node.id) } : {})}
-				nodesDraggable={!readOnly}
-				nodesConnectable={!readOnly}
-				elementsSelectable
-				deleteKeyCode={null}
-				selectionKeyCode="Shift"
-				multiSelectionKeyCode={["Meta", "Control"]}
-				snapToGrid
-				snapGrid={[GRID, GRID]}
-				onlyRenderVisibleElements={nodes.length > 60}
-				fitView={fit}
-				fitViewOptions={{ maxZoom: 1.2 }}
-				minZoom={0.1}
-				ariaLabelConfig={ARIA}
-				proOptions={{ hideAttribution: true }}
-			>
-				<Background gap={GRID} />
-				<Controls showInteractive={false} />
-				<MiniMap pannable zoomable nodeColor={colour} ariaLabel="Overview of the whole flow" />
-				{children}
-			</ReactFlow>
+		<div ref={box} className="h-full w-full" role="region" aria-label={label} onDrop={onDrop} onDragOver={(event) => event.preventDefault()}>
+			{view ? (
+				<ReactFlow<StepNode, LinkEdge>
+					nodes={nodes}
+					edges={edges}
+					nodeTypes={nodeTypes}
+					edgeTypes={edgeTypes}
+					{...(onNodesChange ? { onNodesChange } : {})}
+					{...(onEdgesChange ? { onEdgesChange } : {})}
+					{...(onConnect ? { onConnect } : {})}
+					{...(isValidConnection ? { isValidConnection } : {})}
+					{...(onNodeDragStart ? { onNodeDragStart } : {})}
+					{...(onNodeDragStop ? { onNodeDragStop } : {})}
+					{...(onNodeClick ? { onNodeClick: (_event: React.MouseEvent, node: StepNode) => onNodeClick(node.id) } : {})}
+					nodesDraggable={!readOnly}
+					nodesConnectable={!readOnly}
+					elementsSelectable
+					deleteKeyCode={null}
+					selectionKeyCode="Shift"
+					multiSelectionKeyCode={["Meta", "Control"]}
+					snapToGrid
+					snapGrid={[GRID, GRID]}
+					onlyRenderVisibleElements={nodes.length > 60}
+					defaultViewport={view}
+					minZoom={0.1}
+					ariaLabelConfig={ARIA}
+					proOptions={{ hideAttribution: true }}
+				>
+					<Background gap={GRID} />
+					<Controls showInteractive={false} />
+					{overview ? <MiniMap pannable zoomable nodeColor={colour} ariaLabel="Overview of the whole flow" /> : null}
+					{children}
+				</ReactFlow>
+			) : null}
 		</div>
 	);
 }

@@ -1,11 +1,12 @@
 // One step on the canvas: its icon, name and kind, its ways in and out, how many problems it has
-// and, on a run, what it is doing.
+// and, on a run, what it is doing. Drawn to the pixel sizes of sizes.ts.
 import { Handle, Position, type NodeProps } from "@xyflow/react";
 import { AlertCircle, Bot, Clock, FileText, Flag, GitBranch, Globe, Repeat, Shuffle, Split, UserCheck, Webhook, Wrench, type LucideIcon } from "lucide-react";
 import { memo, useContext } from "react";
 import { cn } from "../../../lib/cn";
 import { kindOf, type Kind, type StepNode } from "./catalog";
 import { LookContext } from "./look";
+import { outcomeCentre, stepBox } from "./sizes";
 import { STATE_WORDS, stateOf } from "./overlay";
 
 export const ICONS: Record<Kind["icon"], LucideIcon> = { Webhook, Clock, FileText, Bot, Wrench, Split, UserCheck, Globe, GitBranch, Shuffle, Repeat, Flag };
@@ -26,53 +27,57 @@ function StepCardView({ id, type, data, selected }: NodeProps<StepNode>) {
 	const kind = kindOf(type);
 	const Icon = kind ? ICONS[kind.icon] : AlertCircle;
 	const problems = look.problems[id] ?? 0;
+	const onRun = look.overlay !== null;
 	const state = look.overlay ? stateOf(look.overlay, id) : null;
 	const visits = look.overlay?.steps[id]?.visits ?? 0;
+	// Sizes in pixels, not in the page's text size: they must match sizes.ts exactly.
+	const box = stepBox(type, onRun);
 	return (
 		<div
 			data-testid="canvas-step"
 			data-step={id}
 			data-state={state ?? undefined}
+			style={{ width: box.width, height: box.height }}
 			className={cn(
-				"w-60 rounded-lg border bg-white px-3 py-2 text-left shadow-sm",
+				"rounded-lg border bg-white px-[12px] py-[8px] text-left shadow-sm",
 				selected ? "border-blue-600" : problems ? "border-red-400" : "border-slate-300",
 				state ? STATE_STYLE[state] : null,
 			)}
 		>
-			{kind?.hasInput ? <Handle type="target" position={Position.Left} className="!h-3 !w-3 !bg-slate-500" aria-label="Way in" /> : null}
-			<div className="flex items-start gap-2">
-				<span className="mt-0.5 rounded bg-slate-100 p-1 text-slate-700">
-					<Icon className="h-4 w-4" aria-hidden />
+			{kind?.hasInput ? <Handle type="target" position={Position.Left} style={{ top: box.height / 2 }} className="!h-[12px] !w-[12px] !bg-slate-500" aria-label="Way in" /> : null}
+			<div className="flex h-[36px] items-start gap-[8px]">
+				<span className="mt-[2px] rounded bg-slate-100 p-[4px] text-slate-700">
+					<Icon className="h-[16px] w-[16px]" aria-hidden />
 				</span>
 				<div className="min-w-0 flex-1">
-					<p className="truncate text-sm font-medium text-slate-900">{data.label || id}</p>
-					<p className="truncate text-xs text-slate-500">{kind?.title ?? `Unknown kind of step (${type})`}</p>
+					<p className="truncate text-[14px] leading-[20px] font-medium text-slate-900">{data.label || id}</p>
+					<p className="truncate text-[12px] leading-[16px] text-slate-500">{kind?.title ?? `Unknown kind of step (${type})`}</p>
 				</div>
 				{problems ? (
-					<span className="flex items-center gap-0.5 text-xs text-red-700" title={`${problems} problem${problems > 1 ? "s" : ""}`}>
-						<AlertCircle className="h-3.5 w-3.5" aria-hidden />
+					<span className="flex items-center gap-[2px] text-[12px] leading-[16px] text-red-700" title={`${problems} problem${problems > 1 ? "s" : ""}`}>
+						<AlertCircle className="h-[14px] w-[14px]" aria-hidden />
 						{problems}
 						<span className="sr-only"> problem{problems > 1 ? "s" : ""}</span>
 					</span>
 				) : null}
 			</div>
-			{state ? (
-				<p className={cn("mt-1 text-xs font-medium", STATE_TEXT[state])} data-testid="step-state">
-					{STATE_WORDS[state]}
+			{onRun ? (
+				<p className={cn("mt-[4px] truncate text-[12px] leading-[16px] font-medium", state ? STATE_TEXT[state] : "text-slate-500")} data-testid="step-state">
+					{state ? STATE_WORDS[state] : "Not reached"}
 					{visits > 1 ? ` (${visits} times)` : ""}
 				</p>
 			) : null}
 			{kind?.outcomes.length ? (
-				<div className="mt-2 grid gap-1">
-					{kind.outcomes.map((outcome) => (
-						<div key={outcome.id} className="relative pr-3 text-right text-xs text-slate-600">
+				<div className="mt-[8px] grid gap-[4px]">
+					{kind.outcomes.map((outcome, index) => (
+						<div key={outcome.id} className="h-[16px] pr-[8px] text-right text-[12px] leading-[16px] text-slate-600">
 							{outcome.label}
-							<Handle id={outcome.id} type="source" position={Position.Right} className="!h-3 !w-3 !bg-blue-600" aria-label={`Way out: ${outcome.label}`} />
+							<Handle id={outcome.id} type="source" position={Position.Right} style={{ top: outcomeCentre(index, onRun) }} className="!h-[12px] !w-[12px] !bg-blue-600" aria-label={`Way out: ${outcome.label}`} />
 						</div>
 					))}
 				</div>
 			) : kind?.hasOutput ? (
-				<Handle type="source" position={Position.Right} className="!h-3 !w-3 !bg-blue-600" aria-label="Way out" />
+				<Handle type="source" position={Position.Right} style={{ top: box.height / 2 }} className="!h-[12px] !w-[12px] !bg-blue-600" aria-label="Way out" />
 			) : null}
 		</div>
 	);

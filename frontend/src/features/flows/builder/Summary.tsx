@@ -1,10 +1,10 @@
 // Beside the canvas when nothing is selected: how to start, and every problem in the flow, each a
 // button that selects the step it is about.
 import { AlertCircle } from "lucide-react";
+import { memo } from "react";
 import type { Problems } from "../rules";
 import { kindOf } from "./catalog";
 import type { Problem } from "./checks";
-import type { Graph } from "./editor";
 
 /** The problems found while editing, plus those the server gave for a refused save that the local
  * check did not find (the same words are the same problem). */
@@ -18,28 +18,34 @@ export function merge(found: Problem[], refused: Problems | null): Problem[] {
 	return [...found, ...extra];
 }
 
-export function Summary({ graph, problems, onPick, readOnly }: { graph: Graph; problems: Problem[]; onPick: (id: string) => void; readOnly: boolean }) {
-	const label = (id: string | null) => graph.nodes.find((node) => node.id === id)?.data.label || id || "";
+/** A step as the list beside the canvas names it. */
+export type StepLine = { id: string; label: string; type: string | undefined };
+
+type Props = { steps: StepLine[]; links: number; problems: Problem[]; onPick: (id: string) => void; readOnly: boolean };
+
+/** Drawn again only when the steps' names, the connections' count or the problems change. */
+export const Summary = memo(function Summary({ steps, links, problems, onPick, readOnly }: Props) {
+	const label = (id: string | null) => steps.find((step) => step.id === id)?.label || id || "";
 	return (
 		<div className="grid gap-3">
 			<h2 className="text-base font-semibold">This flow</h2>
-			{graph.nodes.length ? (
+			{steps.length ? (
 				<p className="text-sm text-slate-600">
-					{graph.nodes.length} step{graph.nodes.length > 1 ? "s" : ""}, {graph.edges.length} connection{graph.edges.length === 1 ? "" : "s"}. Select a step or a connection to see its settings.
+					{steps.length} step{steps.length > 1 ? "s" : ""}, {links} connection{links === 1 ? "" : "s"}. Select a step or a connection to see its settings.
 				</p>
 			) : readOnly ? (
 				<p className="text-sm text-slate-600">This flow has no steps yet.</p>
 			) : (
 				<p className="text-sm text-slate-600">Start with what starts the flow: drag a trigger from the left onto the canvas, then add the steps that follow and connect them.</p>
 			)}
-			{graph.nodes.length ? (
+			{steps.length ? (
 				<section aria-labelledby="steps-title" className="grid gap-1">
 					<h3 id="steps-title" className="text-sm font-semibold">Steps</h3>
 					<ul className="grid gap-0.5" data-testid="step-list">
-						{graph.nodes.map((node) => (
-							<li key={node.id}>
-								<button type="button" onClick={() => onPick(node.id)} className="w-full truncate rounded p-1 text-left text-sm hover:bg-slate-50 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-blue-500">
-									{node.data.label || node.id} <span className="text-xs text-slate-500">({kindOf(node.type)?.title ?? node.type})</span>
+						{steps.map((step) => (
+							<li key={step.id}>
+								<button type="button" onClick={() => onPick(step.id)} className="w-full truncate rounded p-1 text-left text-sm hover:bg-slate-50 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-blue-500">
+									{step.label || step.id} <span className="text-xs text-slate-500">({kindOf(step.type)?.title ?? step.type})</span>
 								</button>
 							</li>
 						))}
@@ -54,7 +60,7 @@ export function Summary({ graph, problems, onPick, readOnly }: { graph: Graph; p
 					<ul className="grid gap-1" data-testid="flow-problems">
 						{problems.map((problem, index) => (
 							<li key={`${problem.nodeId}-${index}`}>
-								{problem.nodeId && graph.nodes.some((node) => node.id === problem.nodeId) ? (
+								{problem.nodeId && steps.some((step) => step.id === problem.nodeId) ? (
 									<button type="button" onClick={() => onPick(problem.nodeId as string)} className="flex w-full items-start gap-1 rounded p-1 text-left text-sm text-red-800 hover:bg-red-50 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-blue-500">
 										<AlertCircle className="mt-0.5 h-4 w-4 shrink-0" aria-hidden />
 										<span>
@@ -71,9 +77,9 @@ export function Summary({ graph, problems, onPick, readOnly }: { graph: Graph; p
 						))}
 					</ul>
 				</section>
-			) : graph.nodes.length ? (
+			) : steps.length ? (
 				<p className="text-sm text-green-700">No problems found.</p>
 			) : null}
 		</div>
 	);
-}
+});

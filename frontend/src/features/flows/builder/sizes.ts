@@ -1,4 +1,47 @@
-// The canvas's grid and a step's size before it is measured (StepCard is w-60: 240 pixels).
+// The canvas's grid, and the size of a step on it with the places of its ways in and out. StepCard
+// draws a step to exactly these pixels, so React Flow knows every step's size and connection points
+// before drawing it: a big flow then draws only the steps on screen, and a connection to a step off
+// screen is still drawn. (React Flow measures each step it draws and uses what it measured.)
+import { Position, type NodeHandle } from "@xyflow/react";
+import { kindOf } from "./catalog";
+
 export const GRID = 20;
 export const STEP_WIDTH = 240;
-export const STEP_HEIGHT = 80;
+/** Border 1, padding 8, the name-and-kind row 36, padding 8, border 1. */
+export const HEADER = 36;
+export const STEP_HEIGHT = 1 + 8 + HEADER + 8 + 1;
+/** On a run, the line saying what the step is doing. */
+export const STATE_ROW = 20;
+/** Each named way out gets a row (16, 4 apart) below a gap of 8. */
+export const OUTCOME_ROW = 16;
+export const OUTCOME_GAP = 4;
+export const OUTCOMES_TOP = 8;
+export const HANDLE = 12;
+
+export type StepBox = { width: number; height: number; handles: NodeHandle[] };
+
+const handle = (type: "source" | "target", id: string | null, centreY: number): NodeHandle => ({
+	id,
+	type,
+	position: type === "target" ? Position.Left : Position.Right,
+	x: (type === "target" ? 0 : STEP_WIDTH) - HANDLE / 2,
+	y: centreY - HANDLE / 2,
+	width: HANDLE,
+	height: HANDLE,
+});
+
+/** Where the middle of outcome row `index` is, from the step's top edge. */
+export const outcomeCentre = (index: number, onRun: boolean) => 1 + 8 + HEADER + (onRun ? STATE_ROW : 0) + OUTCOMES_TOP + index * (OUTCOME_ROW + OUTCOME_GAP) + OUTCOME_ROW / 2;
+
+/** A step's box on the canvas: its size and its ways in and out (with `onRun`, the run's state line too). */
+export function stepBox(type: string | undefined, onRun: boolean): StepBox {
+	const kind = kindOf(type);
+	const outcomes = kind?.outcomes ?? [];
+	const rows = outcomes.length ? OUTCOMES_TOP + outcomes.length * OUTCOME_ROW + (outcomes.length - 1) * OUTCOME_GAP : 0;
+	const height = STEP_HEIGHT + (onRun ? STATE_ROW : 0) + rows;
+	const handles: NodeHandle[] = [];
+	if (kind?.hasInput) handles.push(handle("target", null, height / 2));
+	if (outcomes.length) outcomes.forEach((outcome, index) => handles.push(handle("source", outcome.id, outcomeCentre(index, onRun))));
+	else if (kind?.hasOutput) handles.push(handle("source", null, height / 2));
+	return { width: STEP_WIDTH, height, handles };
+}

@@ -2,6 +2,7 @@
 // keyboard shortcuts people expect from a drawing tool.
 import { applyEdgeChanges, applyNodeChanges, type Connection, type EdgeChange, type NodeChange } from "@xyflow/react";
 import { useCallback, useState, type KeyboardEvent } from "react";
+import { flushSync } from "react-dom";
 import type { LinkEdge, StepNode } from "./catalog";
 import * as model from "./editor";
 
@@ -12,12 +13,16 @@ export function useEditor(initial: () => model.Graph, readOnly: boolean) {
 	const change = useCallback((fn: (graph: model.Graph) => model.Graph) => setEditor((current) => model.edit(current, fn)), []);
 
 	const onNodesChange = useCallback((changes: NodeChange<StepNode>[]) => {
-		setEditor((current) => {
-			// Moving a step with the arrow keys is an edit of its own; a drag becomes one when it ends.
-			const keyed = !current.before && changes.some((item) => item.type === "position" && !item.dragging);
-			const apply = (graph: model.Graph) => ({ ...graph, nodes: applyNodeChanges(changes, graph.nodes) });
-			return keyed && !readOnly ? model.edit(current, apply) : model.live(current, apply);
-		});
+		const update = () =>
+			setEditor((current) => {
+				// Moving a step with the arrow keys is an edit of its own; a drag becomes one when it ends.
+				const keyed = !current.before && changes.some((item) => item.type === "position" && !item.dragging);
+				const apply = (graph: model.Graph) => ({ ...graph, nodes: applyNodeChanges(changes, graph.nodes) });
+				return keyed && !readOnly ? model.edit(current, apply) : model.live(current, apply);
+			});
+		// A step under the mouse is drawn in its new place before the browser paints the next frame.
+		if (changes.some((item) => item.type === "position" && item.dragging)) flushSync(update);
+		else update();
 	}, [readOnly]);
 	const onEdgesChange = useCallback((changes: EdgeChange<LinkEdge>[]) => {
 		setEditor((current) => model.live(current, (graph) => ({ ...graph, edges: applyEdgeChanges(changes, graph.edges) })));
@@ -25,6 +30,9 @@ export function useEditor(initial: () => model.Graph, readOnly: boolean) {
 	const onConnect = useCallback((connection: Connection) => change((graph) => model.connect(graph, connection)), [change]);
 	const onNodeDragStart = useCallback(() => setEditor(model.hold), []);
 	const onNodeDragStop = useCallback(() => setEditor(model.settle), []);
+
+	const select = useCallback((id: string) => setEditor((current) => model.live(current, (graph) => model.selectOnly(graph, id))), []);
+	const deselect = useCallback(() => setEditor((current) => model.live(current, model.clearSelection)), []);
 
 	const copy = () => setEditor((current) => ({ ...current, clipboard: model.selection(current.graph) ?? current.clipboard }));
 	const paste = () => setEditor((current) => (current.clipboard ? model.edit(current, (graph) => model.paste(graph, current.clipboard as model.Graph)) : current));
@@ -50,11 +58,13 @@ export function useEditor(initial: () => model.Graph, readOnly: boolean) {
 
 	return {
 		graph: editor.graph,
+		/** Whether steps are being dragged (the drag becomes one undo step when it ends). */
+		dragging: editor.before !== null,
 		canUndo: editor.past.length > 0,
 		canRedo: editor.future.length > 0,
 		change,
-		select: (id: string) => setEditor((current) => model.live(current, (graph) => model.selectOnly(graph, id))),
-		deselect: () => setEditor((current) => model.live(current, model.clearSelection)),
+		select,
+		deselect,
 		undo: () => setEditor(model.undo),
 		redo: () => setEditor(model.redo),
 		handlers: { onNodesChange, onEdgesChange, onConnect, onNodeDragStart, onNodeDragStop },
