@@ -70,13 +70,12 @@ type Props = {
 };
 
 export function Canvas({ nodes: steps, edges, readOnly, label, overview = true, onNodesChange, onEdgesChange, onConnect, isValidConnection, onNodeDragStart, onNodeDragStop, onDrop, onNodeClick, children }: Props) {
-	// Where to look is worked out from the canvas's own size before anything is drawn (view.ts), so
-	// a big flow draws only the steps on screen. An empty canvas keeps its view, so the first steps
-	// dropped on it stay where they were put.
-	// React Flow is told its size up front too, so the steps on screen are drawn in its first render
-	// rather than after it has measured itself.
 	const look = useContext(LookContext);
 	const nodes = useSized(steps, look.overlay !== null);
+	// Where to look is worked out from the canvas's own size before anything is drawn (view.ts), so
+	// a big flow draws only the steps on screen; an empty canvas keeps its view, so the first steps
+	// dropped on it stay where they were put. React Flow is told that size too, so the steps on
+	// screen are drawn in its first render rather than after it has measured itself.
 	const box = useRef<HTMLDivElement>(null);
 	const store = useStoreApi<StepNode, LinkEdge>();
 	const [view, setView] = useState<Viewport | null>(null);

@@ -7,18 +7,18 @@ import { kindOf } from "./catalog";
 
 export const GRID = 20;
 export const STEP_WIDTH = 240;
-/** Border 1, padding 8, the name-and-kind row 36, padding 8, border 1. */
-export const HEADER = 36;
-export const STEP_HEIGHT = 1 + 8 + HEADER + 8 + 1;
+/** Border 1 and padding 8 above the name-and-kind row (36); the same below it. */
+const BELOW_HEADER = 1 + 8 + 36;
+export const STEP_HEIGHT = BELOW_HEADER + 8 + 1;
 /** On a run, the line saying what the step is doing. */
-export const STATE_ROW = 20;
+const STATE_ROW = 20;
 /** Each named way out gets a row (16, 4 apart) below a gap of 8. */
-export const OUTCOME_ROW = 16;
-export const OUTCOME_GAP = 4;
-export const OUTCOMES_TOP = 8;
-export const HANDLE = 12;
+const OUTCOME_ROW = 16;
+const OUTCOME_GAP = 4;
+const OUTCOMES_TOP = 8;
+const HANDLE = 12;
 
-export type StepBox = { width: number; height: number; handles: NodeHandle[] };
+type StepBox = { width: number; height: number; handles: NodeHandle[] };
 
 const handle = (type: "source" | "target", id: string | null, centreY: number): NodeHandle => ({
 	id,
@@ -31,7 +31,7 @@ const handle = (type: "source" | "target", id: string | null, centreY: number): 
 });
 
 /** Where the middle of outcome row `index` is, from the step's top edge. */
-export const outcomeCentre = (index: number, onRun: boolean) => 1 + 8 + HEADER + (onRun ? STATE_ROW : 0) + OUTCOMES_TOP + index * (OUTCOME_ROW + OUTCOME_GAP) + OUTCOME_ROW / 2;
+export const outcomeCentre = (index: number, onRun: boolean) => BELOW_HEADER + (onRun ? STATE_ROW : 0) + OUTCOMES_TOP + index * (OUTCOME_ROW + OUTCOME_GAP) + OUTCOME_ROW / 2;
 
 /** A step's box on the canvas: its size and its ways in and out (with `onRun`, the run's state line too). */
 export function stepBox(type: string | undefined, onRun: boolean): StepBox {

@@ -5,7 +5,7 @@
 import { getNodesBounds, getViewportForBounds, type Viewport } from "@xyflow/react";
 import type { StepNode } from "./catalog";
 
-export const READABLE_ZOOM = 0.5;
+const READABLE_ZOOM = 0.5;
 const START_ZOOM = 0.8;
 const MARGIN = 40;
 
