@@ -14,7 +14,7 @@ import frappe
 from playwright.sync_api import expect
 
 from huf.ai.flow import api
-from tests.e2e.test_flows_spa import activate_and_run, forget
+from tests.e2e.test_flows_spa import activate_and_run, drawn_off, forget
 from tests.site import fixtures
 from tests.site.conftest import make_user
 from tests.site.flow_helpers import settle
@@ -164,6 +164,72 @@ def test_a_manager_draws_saves_and_runs_the_lead_flow_and_the_approver_approves(
 		picture(page, "flow-run.png")
 		assert [(seen.method, seen.path) for seen in enrich.seen][1:] == [("POST", "/opportunities")]
 		assert json.loads(enrich.seen[1].body) == {"name": "Opportunity: ACME", "score": "85"}
+
+
+# A connection's two ends, in the canvas's own coordinates (they do not change when the view moves).
+ENDS = """(ids) => ids.map((id) => {
+	const path = document.querySelector(`.react-flow__edge[data-id="${id}"] path.react-flow__edge-path`);
+	if (!path) return null;
+	const start = path.getPointAtLength(0), end = path.getPointAtLength(path.getTotalLength());
+	return [start.x, start.y, end.x, end.y];
+})"""
+
+
+def test_every_kind_of_step_is_drawn_where_the_canvas_said_before_drawing_it(site, web, signed_in):
+	"""The canvas tells React Flow each step's size and connection points before drawing it
+	(sizes.ts): a big flow draws only the steps on screen, and a connection to a step off screen is
+	drawn from those numbers. Once that step comes on screen and is measured, the connection must
+	not move, for steps with one way out, two, three and none."""
+	make_user(MANAGER, ["Huf User", "Huf Manager"])
+	forget("e2e-shapes")
+
+	def at(id_: str, type_: str, x: int, y: int, **config) -> dict:
+		return {"id": id_, "type": type_, "position": {"x": x, "y": y}, "data": {"label": id_.title(), "config": config}}
+
+	near = [
+		at("start", "trigger.webhook", 0, 0),
+		at("check", "condition", 300, 0, expression="trigger.score > 5"),
+		at("ask", "human.approval", 600, 0, approval_type="user", users=[MANAGER], message="Go on?"),
+		at("each", "loop", 600, 260, items="trigger.items", max_iterations=10),
+		at("fetch", "http_request", 900, 0, method="GET", url="https://example.com/"),
+		at("done", "end", 1200, 0),
+		at("late", "end", 1200, 200),
+	]
+	far = [
+		at("far_check", "condition", 5000, 0, expression="trigger.score > 9"),
+		at("far_ask", "human.approval", 5000, 300, approval_type="user", users=[MANAGER], message="Sure?"),
+		at("far_end", "end", 5000, 600),
+	]
+	fillers = [at(f"fill{n}", "transform", 5400 + (n % 10) * 300, (n // 10) * 160, mode="map", mappings={f"v{n}": "trigger.score"}) for n in range(60)]
+	links = [
+		("start", None, "check"), ("check", "true", "ask"), ("check", "false", "each"), ("ask", "approved", "far_check"), ("ask", "rejected", "done"),
+		("ask", "timeout", "late"), ("each", "body", "far_ask"), ("each", "done", "late"), ("fetch", None, "far_end"), ("far_check", "true", "fetch"),
+		("far_check", "false", "done"), ("far_ask", "approved", "fill0"), ("far_ask", "rejected", "late"), ("far_ask", "timeout", "done"),
+	] + [(f"fill{n}", None, f"fill{n + 1}") for n in range(59)] + [("fill59", None, "far_end")]
+	edges = [{"id": f"{a}-{outcome or 'next'}-{b}", "source": a, "target": b, "type": "always", **({"sourceHandle": outcome} if outcome else {})} for a, outcome, b in links]
+	api.save_flow_definition("e2e-shapes", {"id": "e2e-shapes", "nodes": near + far + fillers, "edges": edges}, flow_name="E2E Shapes", status="Draft")
+	frappe.db.commit()
+
+	page = signed_in(MANAGER)
+	page.set_viewport_size({"width": 1600, "height": 1000})
+	page.goto("/huf/flows/e2e-shapes")
+	expect(page.get_by_test_id("step-list")).to_be_visible()  # the canvas has been drawn
+	expect(step(page, "ask")).to_be_visible()
+	expect(step(page, "far_check")).to_have_count(0)  # off screen: not drawn, only told
+	shown = set(page.evaluate("() => [...document.querySelectorAll('.react-flow__node')].map((node) => node.dataset.id)"))
+	across = [e["id"] for e in edges if (e["source"] in shown) != (e["target"] in shown)]  # one end drawn, the other only told
+	assert {"ask-approved-far_check", "far_check-true-fetch"} <= set(across)
+	told = page.evaluate(ENDS, across)
+	assert None not in told, f"every connection to a step off screen is drawn: {dict(zip(across, told))}"
+	assert drawn_off(page, [e for e in edges if e["source"] in shown and e["target"] in shown]) == []
+
+	page.get_by_role("button", name="Fit the whole flow on screen").click()
+	expect(step(page, "far_ask")).to_be_visible()
+	page.wait_for_timeout(300)  # measured by React Flow as it came on screen
+	measured = page.evaluate(ENDS, across)
+	for id_, before, after in zip(across, told, measured):
+		assert max(abs(a - b) for a, b in zip(before, after)) < 1.5, f"{id_} moved from {before} to {after} once both its steps were measured"
+	assert drawn_off(page, edges) == []
 
 
 def test_a_two_step_flow_built_with_the_keyboard_alone(site, web, signed_in):

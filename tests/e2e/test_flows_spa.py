@@ -27,6 +27,35 @@ def forget(flow_id: str) -> None:
 	frappe.db.commit()
 
 
+# Each step drawn at the size the canvas told React Flow before drawing it (sizes.ts), and each
+# connection starting at its way out and ending at its way in as the page shows them.
+DRAWN_OFF = """(edges) => {
+	const off = [];
+	for (const node of document.querySelectorAll(".react-flow__node")) {
+		const card = node.querySelector('[data-testid="canvas-step"]');
+		const told = `${parseFloat(card.style.width)}x${parseFloat(card.style.height)}`, drawn = `${node.offsetWidth}x${node.offsetHeight}`;
+		if (told !== drawn) off.push(`step ${node.dataset.id} is ${drawn}, React Flow was told ${told}`);
+	}
+	const near = (a, b) => Math.abs(a.x - b.x) <= 1.5 && Math.abs(a.y - b.y) <= 1.5;
+	for (const [id, source, outcome, target] of edges) {
+		const path = document.querySelector(`.react-flow__edge[data-id="${id}"] path.react-flow__edge-path`);
+		if (!path) { off.push(`connection ${id} is not drawn`); continue; }
+		const screen = (at) => { const p = path.getPointAtLength(at); return new DOMPoint(p.x, p.y).matrixTransform(path.getScreenCTM()); };
+		const way = (node, kind) => document.querySelector(`.react-flow__node[data-id="${node}"] .react-flow__handle.${kind}${kind === "source" && outcome ? `[data-handleid="${outcome}"]` : ""}`).getBoundingClientRect();
+		const out = way(source, "source"), into = way(target, "target");
+		const start = screen(0), end = screen(path.getTotalLength());
+		if (!near(start, { x: out.right, y: out.top + out.height / 2 })) off.push(`connection ${id} starts at ${start.x},${start.y}, its way out is at ${out.right},${out.top + out.height / 2}`);
+		if (!near(end, { x: into.left, y: into.top + into.height / 2 })) off.push(`connection ${id} ends at ${end.x},${end.y}, its way in is at ${into.left},${into.top + into.height / 2}`);
+	}
+	return off;
+}"""
+
+
+def drawn_off(page, edges: list[dict]) -> list[str]:
+	"""Where the canvas's drawing is off: steps not at their told size, connections not on their ways."""
+	return page.evaluate(DRAWN_OFF, [[e["id"], e["source"], e.get("sourceHandle"), e["target"]] for e in edges])
+
+
 def activate_and_run(page, given: str) -> str:
 	"""On a flow's page: Activate, then Run with the input ``given``; the run's name, once its page is open."""
 	page.get_by_role("button", name="Activate").click()
@@ -116,3 +145,4 @@ def test_a_failed_run_shows_the_failing_step_and_why(site, web, workers, signed_
 	expect(details).to_contain_text("Failed")
 	expect(details).to_contain_text(reason.strip()[:60])
 	expect(page.get_by_role("button", name="Resume")).to_be_visible()  # the owner may try again
+	assert drawn_off(page, [edge("fetch", "done", "on_success")]) == []  # a run's steps are taller: their state line

@@ -2,23 +2,20 @@
 // (or the flow's problems when nothing is). Problems are found as you edit, with the rules the server
 // applies on save; a refused save shows the server's own problems on their steps too.
 import { ReactFlowProvider, useReactFlow } from "@xyflow/react";
-import { ArrowLeft } from "lucide-react";
-import { Button } from "../../../components/ui/button";
 import { memo, useCallback, useDeferredValue, useEffect, useMemo, useRef, useState, type DragEvent } from "react";
 import type { Definition, Problems } from "../rules";
 import { kindOf, type NodeType } from "./catalog";
-import { checkFlow, problemsFor } from "./checks";
+import { Beside } from "./Beside";
+import { checkFlow } from "./checks";
 import { useKnown } from "./choices";
 import { Canvas } from "./Canvas";
 import { fromDefinition, toDefinition } from "./convert";
-import { addStep, canLink, connect, removeLink, updateLink, updateStep } from "./editor";
+import { addStep, canLink } from "./editor";
 import { STEP_HEIGHT, STEP_WIDTH } from "./sizes";
-import { LinkSettings } from "./LinkSettings";
 import { LookContext } from "./look";
 import { useFirstDrawn } from "./marks";
 import { DRAG_TYPE, Palette } from "./Palette";
-import { StepSettings } from "./StepSettings";
-import { merge, Summary } from "./Summary";
+import { merge } from "./Summary";
 import { Toolbar } from "./Toolbar";
 import { useEditor } from "./useEditor";
 
@@ -45,22 +42,22 @@ const canonical = (definition: Definition) => JSON.stringify(definition);
 
 function BuilderView({ definition, readOnly, refused, saving, onSave, onDirty }: Props) {
 	const flow = useReactFlow();
-	const drawn = useFirstDrawn();
 	const opened = useMemo(() => fromDefinition(definition), [definition]);
 	const { rest } = opened;
 	const saved = useMemo(() => canonical(toDefinition(opened)), [opened]);
 	const editor = useEditor(() => ({ nodes: opened.nodes, edges: opened.edges }), readOnly);
 	const { graph, select, dragging } = editor;
+	const drawn = useFirstDrawn(graph.nodes.length);
 	// What is saved, checked and listed follows the graph a moment behind, and not during a drag:
 	// a step under the mouse only moves until it is dropped.
 	const resting = useRef(graph);
 	if (!dragging) resting.current = graph;
 	const settled = useDeferredValue(resting.current);
 	const current = useMemo(() => toDefinition({ ...settled, rest }), [settled, rest]);
-	const dirty = canonical(current) !== saved;
+	const dirty = useMemo(() => canonical(current) !== saved, [current, saved]);
 	useEffect(() => onDirty(dirty), [dirty, onDirty]);
 
-	const known = useKnown();
+	const known = useKnown(drawn);
 	// The checks and the step list wait until the canvas has been drawn once (marks.ts). Checked
 	// again only when what the steps say changes (`content` stands for `current`), not when one
 	// moves, is measured or is selected.
@@ -103,11 +100,6 @@ function BuilderView({ definition, readOnly, refused, saving, onSave, onDirty }:
 		[select],
 	);
 
-	const selectedNodes = graph.nodes.filter((node) => node.selected);
-	const selectedEdges = graph.edges.filter((edge) => edge.selected);
-	const node = selectedNodes.length === 1 ? selectedNodes[0] : undefined;
-	const edge = !selectedNodes.length && selectedEdges.length === 1 ? selectedEdges[0] : undefined;
-
 	return (
 		<LookContext.Provider value={look}>
 			<div className="grid gap-2" onKeyDown={editor.onKeyDown}>
@@ -140,37 +132,7 @@ function BuilderView({ definition, readOnly, refused, saving, onSave, onDirty }:
 						/>
 					</div>
 					<div ref={panel} tabIndex={-1} aria-label="Settings" role="region" className="overflow-y-auto border-l border-slate-200 p-3 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-blue-500">
-						{node || edge ? (
-							<Button variant="ghost" size="sm" className="mb-2" onClick={editor.deselect}>
-								<ArrowLeft className="h-4 w-4" aria-hidden />
-								The whole flow
-							</Button>
-						) : null}
-						{node ? (
-							<StepSettings
-								key={node.id}
-								node={node}
-								nodes={graph.nodes}
-								edges={graph.edges}
-								problems={problemsFor(problems ?? [], node.id)}
-								readOnly={readOnly}
-								onChange={(patch) => editor.change((current) => updateStep(current, node.id, patch))}
-								onConnect={(link) => editor.change((current) => connect(current, link))}
-								onDisconnect={(id) => editor.change((current) => removeLink(current, id))}
-							/>
-						) : edge ? (
-							<LinkSettings
-								key={edge.id}
-								edge={edge}
-								nodes={graph.nodes}
-								problems={(problems ?? []).filter((problem) => problem.edgeId === edge.id)}
-								readOnly={readOnly}
-								onChange={(patch) => editor.change((current) => updateLink(current, edge.id, patch))}
-								onRemove={() => editor.change((current) => removeLink(current, edge.id))}
-							/>
-						) : problems ? (
-							<Summary steps={lines} links={settled.edges.length} problems={problems} readOnly={readOnly} onPick={pick} />
-						) : null}
+						<Beside graph={resting.current} problems={problems} lines={lines} readOnly={readOnly} change={editor.change} deselect={editor.deselect} pick={pick} />
 					</div>
 				</div>
 				<p aria-live="polite" className="sr-only">

@@ -32,8 +32,9 @@ const ARIA = {
 	"handle.ariaLabel": "Connection point",
 };
 
-/** The steps as React Flow gets them: with their size and, until React Flow has measured one, the
- * places of its ways in and out (sizes.ts). Each step keeps its copy until it changes. */
+/** The steps as React Flow gets them: with the size and the ways in and out that StepCard draws
+ * (sizes.ts), given as already measured, so React Flow draws each step once rather than drawing it,
+ * measuring it and drawing it again. Each step keeps its copy until it changes. */
 function useSized(nodes: StepNode[], onRun: boolean): StepNode[] {
 	const copies = useMemo(() => new WeakMap<StepNode, StepNode>(), [onRun]);
 	return useMemo(
@@ -41,8 +42,9 @@ function useSized(nodes: StepNode[], onRun: boolean): StepNode[] {
 			nodes.map((node) => {
 				let copy = copies.get(node);
 				if (!copy) {
-					const box = stepBox(node.type, onRun);
-					copy = { ...node, initialWidth: box.width, initialHeight: box.height, ...(node.measured ? {} : { handles: box.handles }) };
+					const { width, height, handles } = stepBox(node.type, onRun);
+					// What React Flow measured itself, were it ever different, wins.
+					copy = node.measured ? { ...node, initialWidth: width, initialHeight: height } : { ...node, measured: { width, height }, handles };
 					copies.set(node, copy);
 				}
 				return copy;
@@ -74,15 +76,21 @@ export function Canvas({ nodes: steps, edges, readOnly, label, overview = true, 
 	const nodes = useSized(steps, look.overlay !== null);
 	// Where to look is worked out from the canvas's own size before anything is drawn (view.ts), so
 	// a big flow draws only the steps on screen; an empty canvas keeps its view, so the first steps
-	// dropped on it stay where they were put. React Flow is told that size too, so the steps on
-	// screen are drawn in its first render rather than after it has measured itself.
+	// dropped on it stay where they were put. React Flow is handed that size, that view and the flow
+	// before it mounts, so its first render draws the steps on screen: it does not render empty,
+	// take the flow, and render again.
 	const box = useRef<HTMLDivElement>(null);
 	const store = useStoreApi<StepNode, LinkEdge>();
 	const [view, setView] = useState<Viewport | null>(null);
 	useLayoutEffect(() => {
-		const { width = 0, height = 0 } = box.current?.getBoundingClientRect() ?? {};
-		if (width && height) store.setState({ width, height });
-		setView(openingView(nodes, width, height));
+		const width = box.current?.offsetWidth ?? 0, height = box.current?.offsetHeight ?? 0;
+		const opening = openingView(nodes, width, height);
+		if (width && height) {
+			store.setState({ width, height, transform: [opening.x, opening.y, opening.zoom] });
+			store.getState().setNodes(nodes);
+			store.getState().setEdges(edges);
+		}
+		setView(opening);
 	}, []); // only the flow as it opened decides where the canvas first looks
 	const colour = (node: StepNode) => {
 		const state = look.overlay ? stateOf(look.overlay, node.id) : null;

@@ -13,8 +13,9 @@ const LIMIT = 1000;
 export type AgentChoice = { name: string; disabled: 0 | 1 };
 
 /** Every agent, those that are on first (then by name). Under "agents", so saving an agent refreshes it. */
-export function useAgents() {
+export function useAgents(enabled = true) {
 	return useQuery({
+		enabled,
 		queryKey: ["agents", "choices"],
 		queryFn: () => getList<AgentChoice>("Agent", { fields: ["name", "disabled"], order_by: "disabled asc, name asc", limit: LIMIT }),
 	});
@@ -27,10 +28,12 @@ export function useTool(name: string) {
 }
 
 /** What the live check may name: the agents and tools on this site (null until they are loaded, or
- * when this person may not list them; the server checks again when the flow is saved). */
-export function useKnown(): Known {
-	const agents = useAgents();
+ * when this person may not list them; the server checks again when the flow is saved). Asked for
+ * once `enabled`: the builder asks after the canvas is first drawn. */
+export function useKnown(enabled: boolean): Known {
+	const agents = useAgents(enabled);
 	const tools = useQuery({
+		enabled,
 		queryKey: ["tool-list", "asks-first"],
 		queryFn: () => getList<{ name: string; requires_approval: 0 | 1 }>("Agent Tool Function", { fields: ["name", "requires_approval"], limit: LIMIT }),
 	});

@@ -6,7 +6,7 @@ import { getNodesBounds, getViewportForBounds, type Viewport } from "@xyflow/rea
 import type { StepNode } from "./catalog";
 
 const READABLE_ZOOM = 0.5;
-const START_ZOOM = 0.8;
+const START_ZOOM = 1;
 const MARGIN = 40;
 
 export function openingView(nodes: StepNode[], width: number, height: number): Viewport {
