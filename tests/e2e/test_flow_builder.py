@@ -191,7 +191,7 @@ def test_every_kind_of_step_is_drawn_where_the_canvas_said_before_drawing_it(sit
 		at("check", "condition", 300, 0, expression="trigger.score > 5"),
 		at("ask", "human.approval", 600, 0, approval_type="user", users=[MANAGER], message="Go on?"),
 		at("each", "loop", 600, 260, items="trigger.items", max_iterations=10),
-		at("fetch", "http_request", 900, 0, method="GET", url="https://example.com/"),
+		at("fetch", "http_request", 300, 400, method="GET", url="https://example.com/"),
 		at("done", "end", 1200, 0),
 		at("late", "end", 1200, 200),
 	]
@@ -230,6 +230,53 @@ def test_every_kind_of_step_is_drawn_where_the_canvas_said_before_drawing_it(sit
 	for id_, before, after in zip(across, told, measured):
 		assert max(abs(a - b) for a, b in zip(before, after)) < 1.5, f"{id_} moved from {before} to {after} once both its steps were measured"
 	assert drawn_off(page, edges) == []
+
+
+def test_a_dragged_step_moves_with_the_mouse_and_the_drag_undoes_at_once(site, web, signed_in):
+	"""While a step is dragged only the canvas follows the mouse (the builder takes the step's place
+	when it is dropped, useEditor): the step and its connection move on every move, the drop is one
+	change to save, and Undo puts the step back where it was."""
+	make_user(MANAGER, ["Huf User", "Huf Manager"])
+	forget("e2e-drag")
+	api.save_flow_definition(
+		"e2e-drag",
+		{
+			"id": "e2e-drag",
+			"nodes": [
+				{"id": "start", "type": "trigger.webhook", "position": {"x": 0, "y": 0}, "data": {"label": "Start", "config": {}}},
+				{"id": "done", "type": "end", "position": {"x": 300, "y": 0}, "data": {"label": "Done", "config": {}}},
+			],
+			"edges": [{"id": "start-done", "source": "start", "target": "done", "type": "always"}],
+		},
+		flow_name="E2E Drag",
+		status="Draft",
+	)
+	frappe.db.commit()
+	page = signed_in(MANAGER)
+	page.goto("/huf/flows/e2e-drag")
+	expect(page.get_by_test_id("step-list")).to_be_visible()
+	done = step(page, "done")
+	where = lambda: done.evaluate("(node) => node.style.transform")  # noqa: E731
+	line = lambda: page.evaluate(ENDS, ["start-done"])[0]  # noqa: E731
+	first, first_line = where(), line()
+	box = done.bounding_box()
+	page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+	page.mouse.down()
+	page.mouse.move(box["x"] + box["width"] / 2 + 60, box["y"] + box["height"] / 2 + 80, steps=6)
+	assert where() != first and line()[3] > first_line[3]  # mid-drag: the step and its connection have moved
+	expect(page.get_by_text("Unsaved changes")).to_have_count(0)  # nothing to save until it is dropped
+	page.mouse.up()
+	dropped = where()
+	assert dropped != first
+	expect(page.get_by_text("Unsaved changes")).to_be_visible()
+	at = """([id, transform]) => document.querySelector(`.react-flow__node[data-id="${id}"]`).style.transform === transform"""
+	done.focus()
+	page.keyboard.press("Control+z")
+	page.wait_for_function(at, arg=["done", first])
+	expect(page.get_by_text("Unsaved changes")).to_have_count(0)
+	assert all(abs(a - b) < 0.01 for a, b in zip(line(), first_line))  # its connection went back with it
+	page.get_by_role("button", name="Redo").click()
+	page.wait_for_function(at, arg=["done", dropped])
 
 
 def test_a_two_step_flow_built_with_the_keyboard_alone(site, web, signed_in):

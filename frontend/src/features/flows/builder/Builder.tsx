@@ -46,13 +46,11 @@ function BuilderView({ definition, readOnly, refused, saving, onSave, onDirty }:
 	const { rest } = opened;
 	const saved = useMemo(() => canonical(toDefinition(opened)), [opened]);
 	const editor = useEditor(() => ({ nodes: opened.nodes, edges: opened.edges }), readOnly);
-	const { graph, select, dragging } = editor;
+	const { graph, select } = editor;
 	const drawn = useFirstDrawn(graph.nodes.length);
-	// What is saved, checked and listed follows the graph a moment behind, and not during a drag:
-	// a step under the mouse only moves until it is dropped.
-	const resting = useRef(graph);
-	if (!dragging) resting.current = graph;
-	const settled = useDeferredValue(resting.current);
+	// What is saved, checked and listed follows the graph a moment behind (a step being dragged
+	// joins the graph only when it is dropped: useEditor).
+	const settled = useDeferredValue(graph);
 	const current = useMemo(() => toDefinition({ ...settled, rest }), [settled, rest]);
 	const dirty = useMemo(() => canonical(current) !== saved, [current, saved]);
 	useEffect(() => onDirty(dirty), [dirty, onDirty]);
@@ -132,7 +130,7 @@ function BuilderView({ definition, readOnly, refused, saving, onSave, onDirty }:
 						/>
 					</div>
 					<div ref={panel} tabIndex={-1} aria-label="Settings" role="region" className="overflow-y-auto border-l border-slate-200 p-3 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-blue-500">
-						<Beside graph={resting.current} problems={problems} lines={lines} readOnly={readOnly} change={editor.change} deselect={editor.deselect} pick={pick} />
+						<Beside graph={graph} problems={problems} lines={lines} readOnly={readOnly} change={editor.change} deselect={editor.deselect} pick={pick} />
 					</div>
 				</div>
 				<p aria-live="polite" className="sr-only">

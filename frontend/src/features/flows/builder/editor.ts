@@ -1,7 +1,7 @@
 // The builder's editing model, pure so it can be tested without a browser: the graph on the canvas,
 // what undo and redo go back and forth through, and what copy keeps. Every change that a person
-// would want to undo goes through `edit`; moves while dragging go through `live` and become one
-// undo step when the drag ends (`settle`).
+// would want to undo goes through `edit`; where a drag drops its steps goes through `live` and
+// becomes one undo step when the drag ends (`settle`).
 import { kindOf, type LinkEdge, type NodeType, type StepNode } from "./catalog";
 
 export type Graph = { nodes: StepNode[]; edges: LinkEdge[] };
@@ -20,7 +20,7 @@ export function edit(editor: Editor, change: (graph: Graph) => Graph): Editor {
 	return { ...editor, graph: next, past: [...editor.past, editor.graph].slice(-HISTORY), future: [], before: null };
 }
 
-/** A change not (yet) worth an undo step: selection, sizes measured, a node moving under the mouse. */
+/** A change not (yet) worth an undo step: selection, sizes measured, where a drag dropped its steps. */
 export function live(editor: Editor, change: (graph: Graph) => Graph): Editor {
 	const next = change(editor.graph);
 	if (next === editor.graph) return editor;

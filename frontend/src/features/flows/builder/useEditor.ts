@@ -1,8 +1,7 @@
 // The builder's state: the editing model (editor.ts) wired to React Flow's change events and to the
 // keyboard shortcuts people expect from a drawing tool.
-import { applyEdgeChanges, applyNodeChanges, type Connection, type EdgeChange, type NodeChange } from "@xyflow/react";
+import { applyEdgeChanges, applyNodeChanges, useStoreApi, type Connection, type EdgeChange, type NodeChange } from "@xyflow/react";
 import { useCallback, useState, type KeyboardEvent } from "react";
-import { flushSync } from "react-dom";
 import type { LinkEdge, StepNode } from "./catalog";
 import * as model from "./editor";
 
@@ -12,18 +11,23 @@ export function useEditor(initial: () => model.Graph, readOnly: boolean) {
 	const [editor, setEditor] = useState(() => model.start(initial()));
 	const change = useCallback((fn: (graph: model.Graph) => model.Graph) => setEditor((current) => model.edit(current, fn)), []);
 
+	const store = useStoreApi<StepNode, LinkEdge>();
 	const onNodesChange = useCallback((changes: NodeChange<StepNode>[]) => {
-		const update = () =>
-			setEditor((current) => {
-				// Moving a step with the arrow keys is an edit of its own; a drag becomes one when it ends.
-				const keyed = !current.before && changes.some((item) => item.type === "position" && !item.dragging);
-				const apply = (graph: model.Graph) => ({ ...graph, nodes: applyNodeChanges(changes, graph.nodes) });
-				return keyed && !readOnly ? model.edit(current, apply) : model.live(current, apply);
-			});
-		// A step under the mouse is drawn in its new place before the browser paints the next frame.
-		if (changes.some((item) => item.type === "position" && item.dragging)) flushSync(update);
-		else update();
-	}, [readOnly]);
+		// Steps moving under the mouse move on the canvas only; the builder takes their places when
+		// they are dropped (React Flow then reports the last move as not dragging), so a move draws
+		// the steps and their connections, not the whole builder.
+		if (changes.every((item) => item.type === "position" && item.dragging)) {
+			const { nodes, setNodes } = store.getState();
+			setNodes(applyNodeChanges(changes, nodes));
+			return;
+		}
+		setEditor((current) => {
+			// Moving a step with the arrow keys is an edit of its own; a drag becomes one when it ends.
+			const keyed = !current.before && changes.some((item) => item.type === "position" && !item.dragging);
+			const apply = (graph: model.Graph) => ({ ...graph, nodes: applyNodeChanges(changes, graph.nodes) });
+			return keyed && !readOnly ? model.edit(current, apply) : model.live(current, apply);
+		});
+	}, [readOnly, store]);
 	const onEdgesChange = useCallback((changes: EdgeChange<LinkEdge>[]) => {
 		setEditor((current) => model.live(current, (graph) => ({ ...graph, edges: applyEdgeChanges(changes, graph.edges) })));
 	}, []);
@@ -58,8 +62,6 @@ export function useEditor(initial: () => model.Graph, readOnly: boolean) {
 
 	return {
 		graph: editor.graph,
-		/** Whether steps are being dragged (the drag becomes one undo step when it ends). */
-		dragging: editor.before !== null,
 		canUndo: editor.past.length > 0,
 		canRedo: editor.future.length > 0,
 		change,
