@@ -234,8 +234,9 @@ def test_every_kind_of_step_is_drawn_where_the_canvas_said_before_drawing_it(sit
 
 def test_a_dragged_step_moves_with_the_mouse_and_the_drag_undoes_at_once(site, web, signed_in):
 	"""While a step is dragged only the canvas follows the mouse (the builder takes the step's place
-	when it is dropped, useEditor): the step and its connection move on every move, the drop is one
-	change to save, and Undo puts the step back where it was."""
+	when it is dropped, useEditor): the step and its connection move on every move and never jump
+	back, the drop is one change to save, and Undo puts the step back where it was, with the
+	keyboard's focus kept in the builder for Redo."""
 	make_user(MANAGER, ["Huf User", "Huf Manager"])
 	forget("e2e-drag")
 	api.save_flow_definition(
@@ -260,23 +261,31 @@ def test_a_dragged_step_moves_with_the_mouse_and_the_drag_undoes_at_once(site, w
 	line = lambda: page.evaluate(ENDS, ["start-done"])[0]  # noqa: E731
 	first, first_line = where(), line()
 	box = done.bounding_box()
+	done.evaluate("(node) => { window.__places = []; new MutationObserver(() => window.__places.push(node.style.transform)).observe(node, { attributeFilter: ['style'] }); }")
 	page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
 	page.mouse.down()
 	page.mouse.move(box["x"] + box["width"] / 2 + 60, box["y"] + box["height"] / 2 + 80, steps=6)
 	assert where() != first and line()[3] > first_line[3]  # mid-drag: the step and its connection have moved
+	places = [place for place in page.evaluate("window.__places") if place]
+	left = places.index(next(place for place in places if place != first))
+	assert first not in places[left:], f"the step jumped back to where it started during the drag: {places}"
 	expect(page.get_by_text("Unsaved changes")).to_have_count(0)  # nothing to save until it is dropped
 	page.mouse.up()
 	dropped = where()
 	assert dropped != first
 	expect(page.get_by_text("Unsaved changes")).to_be_visible()
 	at = """([id, transform]) => document.querySelector(`.react-flow__node[data-id="${id}"]`).style.transform === transform"""
-	done.focus()
-	page.keyboard.press("Control+z")
+	page.get_by_role("button", name="Undo").click()
 	page.wait_for_function(at, arg=["done", first])
 	expect(page.get_by_text("Unsaved changes")).to_have_count(0)
 	assert all(abs(a - b) < 0.01 for a, b in zip(line(), first_line))  # its connection went back with it
-	page.get_by_role("button", name="Redo").click()
+	# Nothing is left to undo, yet the focus stays on Undo, in the builder, so its shortcuts still work.
+	expect(page.get_by_role("button", name="Undo")).to_be_focused()
+	expect(page.get_by_role("button", name="Undo")).to_have_attribute("aria-disabled", "true")
+	page.keyboard.press("Control+y")
 	page.wait_for_function(at, arg=["done", dropped])
+	page.keyboard.press("Control+z")
+	page.wait_for_function(at, arg=["done", first])
 
 
 def test_a_two_step_flow_built_with_the_keyboard_alone(site, web, signed_in):

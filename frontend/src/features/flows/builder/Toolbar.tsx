@@ -7,15 +7,19 @@ import type { useEditor } from "./useEditor";
 
 type Props = { editor: ReturnType<typeof useEditor>; dirty: boolean; saving: boolean; problems: number; onArrange: () => void; onSave: (note: string) => Promise<boolean> };
 
+const OFF = "aria-disabled:cursor-not-allowed aria-disabled:opacity-50";
+
 export function Toolbar({ editor, dirty, saving, problems, onArrange, onSave }: Props) {
 	const [note, setNote] = useState("");
 	return (
 		<div role="toolbar" aria-label="Flow editing" className="flex flex-wrap items-center gap-2">
-			<Button variant="outline" size="sm" disabled={!editor.canUndo} onClick={editor.undo} title="Undo (Ctrl+Z)">
+			{/* Undo and Redo stay focusable when there is nothing to undo or redo: a disabled button
+			    would drop the keyboard's focus out of the builder, and its shortcuts with it. */}
+			<Button variant="outline" size="sm" aria-disabled={!editor.canUndo} className={OFF} onClick={editor.canUndo ? editor.undo : undefined} title="Undo (Ctrl+Z)">
 				<Undo2 className="h-4 w-4" aria-hidden />
 				Undo
 			</Button>
-			<Button variant="outline" size="sm" disabled={!editor.canRedo} onClick={editor.redo} title="Redo (Ctrl+Shift+Z)">
+			<Button variant="outline" size="sm" aria-disabled={!editor.canRedo} className={OFF} onClick={editor.canRedo ? editor.redo : undefined} title="Redo (Ctrl+Shift+Z)">
 				<Redo2 className="h-4 w-4" aria-hidden />
 				Redo
 			</Button>
