@@ -20,7 +20,7 @@ from starlette.routing import Route
 from huf.ai.engine.events import ToolCall
 from huf.ai.engine.mcp import Auth, MCPPool, Policy, ServerConfig, list_tools, test_connection
 from huf.ai.engine.tools import ToolError, execute_tool_call
-from tests.support.mcp_server import Served, bound_socket, build
+from tests.support.mcp_server import AWOKE, Served, bound_socket, build
 from tests.support.ports import wait_for_port
 
 POLICY = Policy(allowed_hosts=frozenset({"127.0.0.1"}))
@@ -99,6 +99,24 @@ def test_is_error_results_and_timeouts_are_tool_errors_and_the_session_goes_on(s
 		with pytest.raises(ToolError, match=r"^MCP server Test: did not answer within 1 seconds\.$"):
 			pool.call_tool(server, "sleep", {"seconds": 4})
 		assert pool.call_tool(server, "echo", {"text": "still here"}) == "still here"
+
+
+def test_a_call_that_times_out_is_cancelled_at_the_server(served):
+	"""MCP's notifications/cancelled names the timed-out request, so the server stops it rather than
+	finishing work nobody waits for."""
+	woke, cancels = len(AWOKE), served.methods["notifications/cancelled"]
+	with MCPPool(POLICY) as pool:
+		server = config(served, timeout=1)
+		with pytest.raises(ToolError, match=r"did not answer within 1 seconds"):
+			pool.call_tool(server, "sleep", {"seconds": 2.5})
+		deadline = time.monotonic() + 2  # the SDK posts it from its own writer task
+		while served.methods["notifications/cancelled"] == cancels and time.monotonic() < deadline:
+			time.sleep(0.02)
+		assert served.methods["notifications/cancelled"] == cancels + 1
+		time.sleep(3)
+		assert len(AWOKE) == woke  # the server stopped it: an unknown request id would have let it finish
+		assert pool.call_tool(server, "sleep", {"seconds": 0.1}) == "awake"
+	assert len(AWOKE) == woke + 1
 
 
 def test_engine_tools_from_cached_specs_go_through_the_loops_tool_runner(served):

@@ -39,6 +39,9 @@ PNG = base64.b64decode(
 )
 
 
+AWOKE: list[float] = []  # the sleep calls that finished, in a server run in this process
+
+
 def build(name: str = "huf-test", **settings) -> FastMCP:
 	server = FastMCP(name, log_level="ERROR", **settings)
 
@@ -61,6 +64,7 @@ def build(name: str = "huf-test", **settings) -> FastMCP:
 	async def sleep(seconds: float) -> str:
 		"""Wait, then answer."""
 		await anyio.sleep(seconds)
+		AWOKE.append(seconds)
 		return "awake"
 
 	@server.tool()

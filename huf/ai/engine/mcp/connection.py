@@ -59,16 +59,26 @@ class Connection:
 		raise TimeoutError
 
 	async def request(self, call: Callable[[ClientSession], Awaitable[Any]], timeout: float) -> Any:
-		"""``call(session)``, failing when the session ends or ``timeout`` passes first."""
+		"""``call(session)`` (one request), failing when the session ends or ``timeout`` passes first.
+		On a timeout the server is told the request is cancelled, so it can stop working on it."""
 		if not self.alive:
 			raise self.ended.exception() if self.ended.done() else MCPError("the session is not open.", "closed")
-		task = asyncio.create_task(call(self.session))
+		session, sent = self.session, []
+
+		async def tracked() -> Any:
+			# The id the SDK gives the request it sends next: nothing awaits between here and there.
+			sent.append(session._request_id)
+			return await call(session)
+
+		task = asyncio.create_task(tracked())
 		done, _ = await asyncio.wait({task, self.ended}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
 		if task in done:
 			return task.result()
 		task.cancel()
 		if self.ended.done():
 			raise self.ended.exception()
+		if sent:
+			await _cancel(session, sent[0], timeout)
 		raise TimeoutError
 
 	async def close(self) -> None:
@@ -121,6 +131,17 @@ class Connection:
 class _Closed(MCPError):
 	def __init__(self):
 		super().__init__("the session was closed.", "closed")
+
+
+async def _cancel(session: ClientSession, request_id: int, timeout: float) -> None:
+	"""MCP's notifications/cancelled for a request given up on after ``timeout`` seconds; a server
+	that cannot take it is left be (within the same time, at most 5 seconds)."""
+	params = types.CancelledNotificationParams(requestId=request_id, reason=f"no answer within {timeout:g} seconds")
+	notice = types.ClientNotification(types.CancelledNotification(method="notifications/cancelled", params=params))
+	try:
+		await asyncio.wait_for(session.send_notification(notice), min(timeout, 5.0))
+	except Exception:  # noqa: BLE001 - the call has already failed with its timeout; this is a courtesy
+		pass
 
 
 async def _list_tools(session: ClientSession) -> list[types.Tool]:
