@@ -130,6 +130,25 @@ def test_an_expired_access_token_is_refreshed_and_the_new_tokens_saved():
 		assert store.state.tokens["refresh_token"]
 
 
+def test_a_token_the_server_stops_taking_before_it_expires_is_refreshed_not_a_new_sign_in(locked):
+	"""Revoked or rotated at the server while it still looks valid here: one refresh, the call goes
+	through, and the new tokens are saved; no person is asked to sign in again."""
+	served, provider = locked
+	store = MemoryStore()
+	code, state = sign_in(served, store)
+	assert finish_sign_in(oauth_server(served, store), POLICY, code, state).ok
+	first = store.state.tokens["access_token"]
+	provider.access.clear()  # every access token revoked; the refresh token still good
+	with MCPPool(POLICY) as pool:
+		assert pool.call_tool(oauth_server(served, store), "echo", {"text": "still signed in"}) == "still signed in"
+	assert provider.refreshed == 1
+	assert store.state.tokens["access_token"] not in (first, None)
+	provider.access.clear()
+	provider.refresh.clear()  # and now the refresh token too: only a person can help
+	report = test_connection(oauth_server(served, store), POLICY)
+	assert (report.ok, report.error_kind) == (False, "sign_in")
+
+
 def test_oauth_needs_a_token_store():
 	server = ServerConfig(name="NoStore", url="https://mcp.example/mcp", auth=Auth("oauth", oauth=OAuthSettings(CALLBACK)))
 	with pytest.raises(MCPError, match="OAuth needs a place to keep its tokens"):

@@ -10,10 +10,11 @@ sign-in is split in two connections, with what lies between kept in ``OAuthState
   authorization URL with our own PKCE verifier and state, keep them, and stop (``Redirect``).
 - ``finish``: connect without tokens again; when the SDK reaches the authorization step, hand it
   the code the callback got and the kept verifier; the SDK exchanges them and stores the tokens.
-- ``connect`` (every other connection): tokens as stored, refreshed by the SDK when expired;
-  if it would need a person, that is an MCPError(kind="sign_in").
+- ``connect`` (every other connection): tokens as stored, refreshed by the SDK when expired, and
+  by ``async_auth_flow`` once when the server refuses one that has not; if it would need a person,
+  that is an MCPError(kind="sign_in").
 
-Only ``_perform_authorization`` is overridden (mcp is pinned below 1.13 for it).
+``_perform_authorization`` and ``async_auth_flow`` are overridden (mcp is pinned below 1.13 for them).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import json
 import logging
 import secrets
 import time
+from collections.abc import AsyncGenerator
 from urllib.parse import urlencode, urljoin
 
 import httpx
@@ -81,6 +83,25 @@ class Provider(OAuthClientProvider):
 		self.context.token_expiry_time = None if storage.fresh else storage.state.expires_at
 		self.server, self.settings, self.storage, self.mode, self.code = server, settings, storage, mode, code
 		self.resource_metadata_url: str | None = None
+
+	async def async_auth_flow(self, request: httpx.Request) -> AsyncGenerator[httpx.Request, httpx.Response]:
+		"""The SDK's flow, plus one step: an access token the server refuses before it expires
+		(revoked, rotated) is refreshed once, and the request sent again, before the SDK turns to a
+		new sign-in (which on a run is "needs a person to sign in")."""
+		flow = super().async_auth_flow(request)
+		outgoing, retried = await flow.__anext__(), False
+		while True:
+			response = yield outgoing
+			if outgoing is request and response.status_code == 401 and not retried and self.mode == "connect" and self.context.can_refresh_token():
+				retried = True
+				refreshed = yield await self._refresh_token()
+				if await self._handle_refresh_response(refreshed):
+					self._add_auth_header(request)
+					response = yield request
+			try:
+				outgoing = await flow.asend(response)
+			except StopAsyncIteration:
+				return
 
 	async def _discover_protected_resource(self, init_response: httpx.Response) -> httpx.Request:
 		request = await super()._discover_protected_resource(init_response)
