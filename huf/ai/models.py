@@ -6,6 +6,7 @@ import frappe
 from frappe import _
 
 from huf.ai.engine import llm
+from huf.ai.outbound import allowed_hosts
 
 
 def check_provider(model_name: str):
@@ -25,10 +26,16 @@ def check_provider(model_name: str):
 def model_spec(model_name: str) -> llm.ModelSpec:
 	"""The AI Model with its provider's key (decrypted for this call only) and base URL, once the base
 	URL has passed the outbound allow-list."""
-	provider = check_provider(model_name)
+	return provider_spec(check_provider(model_name), frappe.get_cached_doc("AI Model", model_name).model_name)
+
+
+def provider_spec(provider, model: str) -> llm.ModelSpec:
+	"""``model`` at ``provider`` (an AI Provider): its key decrypted for this call only, its base URL
+	once it has passed the allow-list, and that allow-list, so the call is checked again as it
+	connects (engine/pinned.py)."""
 	api_key, api_base = provider.endpoint()
-	model = frappe.get_cached_doc("AI Model", model_name)
-	return llm.ModelSpec(model=model.model_name, provider=provider.provider_name, api_key=api_key, api_base=api_base)
+	allowed = allowed_hosts() if api_base else None
+	return llm.ModelSpec(model=model, provider=provider.provider_name, api_key=api_key, api_base=api_base, allowed_hosts=allowed)
 
 
 def fallback_models(model_name: str) -> tuple[str, ...]:

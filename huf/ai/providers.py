@@ -11,6 +11,7 @@ from frappe import _
 
 from huf.ai.engine import llm
 from huf.ai.engine.llm_errors import LLMError
+from huf.ai.models import provider_spec
 
 PING = [{"role": "user", "content": "Reply with the single word OK."}]
 
@@ -51,8 +52,7 @@ def test_provider_connection(provider: str, model: str | None = None) -> dict:
 		frappe.throw(_("Add a model to {0} first, or type a model name to test with.").format(frappe.bold(provider)))
 	if not doc.api_key and not doc.api_base:
 		return {"ok": False, "kind": "auth", "message": _("Enter the provider's API key (or a base URL for a local server) first.")}
-	api_key, api_base = doc.endpoint()
-	spec = llm.ModelSpec(model=model, provider=doc.provider_name, api_key=api_key, api_base=api_base)
+	spec = provider_spec(doc, model)
 	started = time.monotonic()
 	try:
 		turn = llm.stream_turn(llm.LLMRequest(model=spec, messages=PING, max_tokens=5, timeout=20, deadline=30, max_retries=0))

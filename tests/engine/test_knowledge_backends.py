@@ -179,6 +179,17 @@ def test_vector_backends_embed_in_batches_and_never_send_the_key_back(tmp_path, 
 	backend.close()
 
 
+def test_an_embedding_api_base_given_the_sites_allow_list_is_checked_as_it_is_connected_to(llm):
+	"""engine/pinned.py: with the allow-list, embeddings connect through safe_http too."""
+	allowed = make_embedder("openai/scripted-embed", api_key="sk-test-secret", api_base=llm.base_url, allowed_hosts=frozenset({"127.0.0.1"}))
+	assert len(allowed(["hello", "world"])) == 2
+	sent = len(llm.requests)
+	refused = make_embedder("openai/scripted-embed", api_key="sk-test-secret", api_base=llm.base_url, allowed_hosts=frozenset())
+	with pytest.raises(KnowledgeError, match="points to 127.0.0.1, a private address") as error:
+		refused(["hello"])
+	assert len(llm.requests) == sent and "sk-test-secret" not in str(error.value)
+
+
 def test_a_wrong_vector_dimension_says_which_to_set(tmp_path, llm):
 	embed = make_embedder("openai/scripted-embed", api_base=llm.base_url, api_key="x", dimension=384)
 	with pytest.raises(

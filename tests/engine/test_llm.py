@@ -21,9 +21,12 @@ def recording(waits: list):
 	return lambda seconds, should_cancel: waits.append(seconds) or True
 
 
-def request(server, model="scripted-model", provider="Local", **kw) -> LLMRequest:
-	spec = ModelSpec(model=model, provider=provider, api_key=KEY, api_base=server.base_url)
+def request(server, model="scripted-model", provider="Local", allowed_hosts=None, **kw) -> LLMRequest:
+	spec = ModelSpec(model=model, provider=provider, api_key=KEY, api_base=server.base_url, allowed_hosts=allowed_hosts)
 	return LLMRequest(model=spec, messages=[{"role": "user", "content": "hi"}], **kw)
+
+
+LOCAL = frozenset({"127.0.0.1"})  # the site's allow-list letting the scripted server in: the call is pinned
 
 
 @pytest.mark.parametrize(
@@ -280,6 +283,23 @@ def test_an_unreachable_server_is_a_network_error_that_names_the_url():
 	assert "refused" in raised.value.cause.lower() and len(waits) == 1
 
 
+def test_an_api_base_given_the_sites_allow_list_is_checked_as_it_is_connected_to(llm):
+	"""pinned.py: with the allow-list the call connects through safe_http, so the address is judged
+	when connecting (not only before, where a changed DNS answer could slip past)."""
+	llm.script(text("through the check", chunks=["through ", "the check"]), text("never sent"))
+	seen = []
+	turn = stream_turn(request(llm, allowed_hosts=LOCAL), on_delta=seen.append)
+	assert turn.content == "through the check" and seen == ["through ", "the check"]
+	assert llm.requests[-1]["headers"]["authorization"] == f"Bearer {KEY}"
+	sent = len(llm.requests)
+	with pytest.raises(LLMError) as raised:
+		stream_turn(request(llm, allowed_hosts=frozenset(), max_retries=0))
+	assert raised.value.kind == "blocked" and "neither the request nor the key went there" in raised.value.message
+	assert "points to 127.0.0.1, a private address" in raised.value.cause
+	assert len(llm.requests) == sent  # refused before connecting: the server never heard of it
+	assert KEY not in raised.value.message and KEY not in raised.value.cause
+
+
 def test_cancel_mid_stream_keeps_the_partial_text(llm):
 	llm.script(text("one two three four", chunks=4, delay=0.02))
 	seen = []
@@ -314,11 +334,12 @@ def test_a_slow_model_is_stopped_at_the_calls_deadline_not_after_its_last_chunk(
 	assert 1 <= len(seen) < 10
 
 
-def test_a_server_trickling_bytes_is_stopped_at_the_deadline_and_hung_up_on(llm):
+@pytest.mark.parametrize("allowed_hosts", [None, LOCAL], ids=["litellm-connects", "pinned"])
+def test_a_server_trickling_bytes_is_stopped_at_the_deadline_and_hung_up_on(llm, allowed_hosts):
 	llm.script(trickled("a long answer that arrives one byte at a time", seconds_per_byte=0.05))
 	started = time.monotonic()
 	with pytest.raises(LLMError) as raised:
-		stream_turn(request(llm, timeout=5, deadline=1), on_delta=[].append)
+		stream_turn(request(llm, allowed_hosts=allowed_hosts, timeout=5, deadline=1), on_delta=[].append)
 	assert raised.value.kind == "timeout" and time.monotonic() - started < 3  # each read got a byte: no read timed out
 	until = time.monotonic() + 3
 	while model_stream_threads() and time.monotonic() < until:

@@ -88,3 +88,17 @@ def test_a_private_address_needs_the_allow_list_at_save_and_at_every_call(site, 
 		fixtures.set_allowed_hosts(before)
 	run = frappe.get_doc("Agent Run", run_agent_sync(agent, "hello", now=True)["run"])
 	assert run.status == "Success" and run.response == "never sent"
+
+
+def test_a_call_to_an_api_base_carries_the_sites_allow_list_to_check_it_again_as_it_connects(site, llm):
+	"""The engine connects to an API Base through safe_http with the site's allow-list (engine/pinned.py),
+	so a DNS answer that changes after the check before the call cannot send the key elsewhere."""
+	from huf.ai.models import model_spec
+
+	spec = model_spec(fixtures.model(fixtures.provider(llm)))
+	assert spec.api_base == llm.base_url and spec.allowed_hosts == frozenset(frappe.conf.get("huf_allowed_hosts"))
+	assert "127.0.0.1" in spec.allowed_hosts
+	hosted = fixtures.provider(None, name="Hosted Elsewhere", api_key="sk-hosted")  # no API Base: LiteLLM's own address
+	assert model_spec(fixtures.model(hosted, name="hosted-model")).allowed_hosts is None
+	frappe.delete_doc("AI Model", "hosted-model", force=True)
+	frappe.delete_doc("AI Provider", hosted, force=True)

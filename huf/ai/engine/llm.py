@@ -30,6 +30,7 @@ import re
 import time
 from typing import Any, Callable
 
+from huf.ai.engine import pinned
 from huf.ai.engine.events import ToolCall, Usage
 from huf.ai.engine.feed import Feed, pause
 from huf.ai.engine.litellm_import import load_litellm
@@ -85,7 +86,6 @@ LITELLM_PREFIXES = set(PROVIDER_PREFIXES.values()) | {
 FIXED_SAMPLING = re.compile(r"(^|/)(gpt-5(?!-chat)|o[134]($|-))")
 BACKOFF_BASE, BACKOFF_CAP, RETRY_AFTER_CAP = 0.5, 8.0, 30.0
 RETRYABLE = frozenset({"rate_limit", "server", "network"})
-NO_KEY = "sk-no-key"  # the OpenAI client insists on a key; local servers ignore it
 
 
 # --- LiteLLM -----------------------------------------------------------------------------------
@@ -237,13 +237,16 @@ def _completion_kwargs(request: LLMRequest, model: str) -> dict[str, Any]:
 		"messages": request.messages,
 		"stream": True,
 		"stream_options": {"include_usage": True},
-		"api_key": spec.api_key or (NO_KEY if spec.api_base else None),
+		"api_key": spec.api_key or (pinned.NO_KEY if spec.api_base else None),
 		"api_base": spec.api_base or None,
 		"timeout": request.timeout,
 		"num_retries": 0,  # retries are ours (see _with_retries)
 		"max_retries": 0,  # ... and not the OpenAI client's either
 		"drop_params": True,  # per call: a param the model does not take is dropped, not an error
 	}
+	client = pinned.client_for(model, spec.api_base, spec.api_key, spec.allowed_hosts, request.timeout)
+	if client is not None:
+		kwargs["client"] = client
 	if request.tools:
 		kwargs["tools"] = list(request.tools)
 	if request.max_tokens:

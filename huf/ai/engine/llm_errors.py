@@ -8,6 +8,7 @@ import time
 from email.utils import parsedate_to_datetime
 
 from huf.ai.engine.litellm_import import load_litellm
+from huf.ai.engine.safe_http import SafeHTTPError
 from huf.ai.engine.llm_types import ModelSpec, ModelTurn
 
 # ADR-024: wording providers use when a model does not exist or this key may not use it.
@@ -74,6 +75,8 @@ def classify(error: Exception, model: str, spec: ModelSpec) -> LLMError:
 	def has(*types: str) -> bool:
 		return any(isinstance(error, getattr(litellm, name)) for name in types if hasattr(litellm, name))
 
+	checked = checked_failure(error)
+
 	if has("ContextWindowExceededError") or any(marker in lowered for marker in CONTEXT_MARKERS):
 		kind = "context_too_long"
 		message = f"The conversation is too long for {model}. Start a new conversation, lower the agent's history limit, or use a model with a larger context window."
@@ -90,7 +93,14 @@ def classify(error: Exception, model: str, spec: ModelSpec) -> LLMError:
 	elif has("RateLimitError") or status == 429:
 		kind = "rate_limit"
 		message = f"{provider} is rate limiting requests (or the account is out of credit). Wait a moment and try again, or check the plan's limits."
-	elif has("Timeout", "APIConnectionError") or _is_network(error):
+	elif checked is not None and checked.kind == "refused":
+		kind, status = "blocked", None
+		message = (
+			f"Huf did not send the request for {model} to {provider}{where}: that address is not one Huf may reach now, "
+			"so neither the request nor the key went there. If the server is yours, an administrator can allow its host "
+			"with huf_allowed_hosts in site_config.json."
+		)
+	elif checked is not None or has("Timeout", "APIConnectionError") or _is_network(error):
 		kind, status = "network", None
 		message = f"Could not get an answer from {provider}{where} for {model}. Check that the server is running and the API Base URL is right, then try again."
 	elif has("BadRequestError", "UnprocessableEntityError", "UnsupportedParamsError") or status in (400, 422):
@@ -114,6 +124,11 @@ def _is_network(error: BaseException) -> bool:
 		isinstance(link, (TimeoutError, ConnectionError)) or type(link).__name__ in NETWORK_ERRORS
 		for link in _chain(error)
 	)
+
+
+def checked_failure(error: BaseException) -> SafeHTTPError | None:
+	"""safe_http's own refusal or failure behind ``error``, when the call went through it (pinned.py)."""
+	return next((link for link in _chain(error) if isinstance(link, SafeHTTPError)), None)
 
 
 def _chain(error: BaseException) -> list[BaseException]:

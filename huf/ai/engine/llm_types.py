@@ -17,6 +17,10 @@ class ModelSpec:
 	provider: str | None  # AI Provider name, e.g. "OpenAI", "Anthropic", "Ollama", "Local"
 	api_key: str | None = None
 	api_base: str | None = None
+	# The hosts an administrator lets Huf reach although private. Set (by the site) for an API Base:
+	# a call to an OpenAI-compatible base then connects through safe_http (pinned.py), so the address
+	# is checked when connecting, not only before. None: LiteLLM connects by itself.
+	allowed_hosts: frozenset[str] | None = None
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,7 @@ from huf.ai.engine.knowledge.backends.open import open_backend
 from huf.ai.engine.knowledge.embed import make_embedder
 from huf.ai.engine.knowledge.types import Embedder, StoreConfig
 from huf.ai.engine.llm import normalize_model_name
+from huf.ai.outbound import allowed_hosts
 
 VECTOR_KINDS = ("sqlite_vec", "chroma")
 FILE_SUFFIXES = (".sqlite3", ".sqlite3-wal", ".sqlite3-shm", ".chroma")  # what a generation keeps on disk
@@ -66,7 +67,8 @@ def embedder_for(source) -> Embedder | None:
 	model = normalize_model_name(source.embedding_model, provider.provider_name, api_base)
 	if model.startswith("ollama_chat/"):  # chat models go through ollama_chat/, embeddings through ollama/
 		model = "ollama/" + model.removeprefix("ollama_chat/")
-	return make_embedder(model, api_key=api_key, api_base=api_base, dimension=int(source.vector_dimension or 0))
+	allowed = allowed_hosts() if api_base else None  # checked again as it connects (engine/pinned.py)
+	return make_embedder(model, api_key=api_key, api_base=api_base, allowed_hosts=allowed, dimension=int(source.vector_dimension or 0))
 
 
 def open_index(source, generation: str | None = None) -> Backend:

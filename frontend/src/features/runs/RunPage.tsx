@@ -20,6 +20,7 @@ const ERROR_CAUSES: Record<string, string> = {
 	context_too_long: "The conversation was longer than the model accepts.",
 	model_not_found: "The provider doesn't know this model.",
 	network: "The provider could not be reached.",
+	blocked: "The provider's address is not one Huf may reach, so nothing was sent there.",
 	bad_request: "The provider rejected the request.",
 	server: "The provider had an error on its side.",
 	empty_response: "The model sent back an empty answer.",

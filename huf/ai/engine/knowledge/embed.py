@@ -4,9 +4,10 @@ appears in an error message."""
 
 from __future__ import annotations
 
+from huf.ai.engine import pinned
 from huf.ai.engine.knowledge.types import Embedder, KnowledgeError
 from huf.ai.engine.litellm_import import load_litellm
-from huf.ai.engine.llm_errors import scrub
+from huf.ai.engine.llm_errors import checked_failure, scrub
 
 
 def make_embedder(
@@ -14,6 +15,7 @@ def make_embedder(
 	*,
 	api_key: str | None = None,
 	api_base: str | None = None,
+	allowed_hosts: frozenset[str] | None = None,
 	dimension: int = 0,
 	batch_size: int = 64,
 	timeout: float = 60,
@@ -27,9 +29,12 @@ def make_embedder(
 	def _batch(texts: list[str]) -> list[list[float]]:
 		failure = None
 		try:
-			response = load_litellm().embedding(model=model, input=texts, api_key=api_key, api_base=api_base, timeout=timeout)
+			client = pinned.client_for(model, api_base, api_key, allowed_hosts, timeout)  # checked as it connects
+			extra = {"client": client} if client is not None else {}
+			response = load_litellm().embedding(model=model, input=texts, api_key=api_key, api_base=api_base, timeout=timeout, **extra)
 		except Exception as error:  # noqa: BLE001 - said in words, with the key scrubbed out
-			failure = KnowledgeError(f"The embedding model {model} failed: {scrub(str(error), api_key)[:400]}")
+			said = checked_failure(error) or error  # an address refused as it was connected to says so
+			failure = KnowledgeError(f"The embedding model {model} failed: {scrub(str(said), api_key)[:400]}")
 		if failure is not None:  # raised out here, so not even __context__ leads back to the key
 			raise failure
 		rows = sorted(response.data, key=lambda row: row["index"])
