@@ -33,8 +33,9 @@ const ARIA = {
 };
 
 /** The steps as React Flow gets them: with the size and the ways in and out that StepCard draws
- * (sizes.ts), given as already measured, so React Flow draws each step once rather than drawing it,
- * measuring it and drawing it again. Each step keeps its copy until it changes. */
+ * (sizes.ts), given as already measured. A step is then shown from React Flow's first render, and
+ * a connection to a step off screen (never drawn, so never measured) ends in the right place. React
+ * Flow still measures each step it draws, in the same frame. Each step keeps its copy until it changes. */
 function useSized(nodes: StepNode[], onRun: boolean): StepNode[] {
 	const copies = useMemo(() => new WeakMap<StepNode, StepNode>(), [onRun]);
 	return useMemo(
