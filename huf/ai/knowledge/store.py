@@ -15,7 +15,7 @@ from huf.ai.engine.knowledge.backends.open import open_backend
 from huf.ai.engine.knowledge.embed import make_embedder
 from huf.ai.engine.knowledge.types import Embedder, StoreConfig
 from huf.ai.engine.llm import normalize_model_name
-from huf.ai.outbound import allowed_hosts
+from huf.ai.models import provider_spec
 
 VECTOR_KINDS = ("sqlite_vec", "chroma")
 FILE_SUFFIXES = (".sqlite3", ".sqlite3-wal", ".sqlite3-shm", ".chroma")  # what a generation keeps on disk
@@ -62,13 +62,13 @@ def embedder_for(source) -> Embedder | None:
 				frappe.bold(source.name)
 			)
 		)
-	provider = frappe.get_cached_doc("AI Provider", source.embedding_provider)
-	api_key, api_base = provider.endpoint()
-	model = normalize_model_name(source.embedding_model, provider.provider_name, api_base)
+	spec = provider_spec(frappe.get_cached_doc("AI Provider", source.embedding_provider), source.embedding_model)
+	model = normalize_model_name(spec.model, spec.provider, spec.api_base)
 	if model.startswith("ollama_chat/"):  # chat models go through ollama_chat/, embeddings through ollama/
 		model = "ollama/" + model.removeprefix("ollama_chat/")
-	allowed = allowed_hosts() if api_base else None  # checked again as it connects (engine/pinned.py)
-	return make_embedder(model, api_key=api_key, api_base=api_base, allowed_hosts=allowed, dimension=int(source.vector_dimension or 0))
+	return make_embedder(
+		model, api_key=spec.api_key, api_base=spec.api_base, allowed_hosts=spec.allowed_hosts, dimension=int(source.vector_dimension or 0)
+	)
 
 
 def open_index(source, generation: str | None = None) -> Backend:

@@ -20,6 +20,9 @@ def make_embedder(
 	batch_size: int = 64,
 	timeout: float = 60,
 ) -> Embedder:
+	client = pinned.client_for(model, api_base, api_key, allowed_hosts, timeout)  # checked as it connects
+	extra = {"client": client} if client is not None else {}
+
 	def embed(texts: list[str]) -> list[list[float]]:
 		vectors: list[list[float]] = []
 		for start in range(0, len(texts), batch_size):
@@ -29,8 +32,6 @@ def make_embedder(
 	def _batch(texts: list[str]) -> list[list[float]]:
 		failure = None
 		try:
-			client = pinned.client_for(model, api_base, api_key, allowed_hosts, timeout)  # checked as it connects
-			extra = {"client": client} if client is not None else {}
 			response = load_litellm().embedding(model=model, input=texts, api_key=api_key, api_base=api_base, timeout=timeout, **extra)
 		except Exception as error:  # noqa: BLE001 - said in words, with the key scrubbed out
 			said = checked_failure(error) or error  # an address refused as it was connected to says so
