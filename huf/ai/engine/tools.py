@@ -12,6 +12,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
+from huf.ai.engine.effects import ONCE
 from huf.ai.engine.events import ToolCall
 
 UNEXPECTED = "The tool {name} failed with an unexpected error. Its details were kept for an administrator."
@@ -26,7 +27,9 @@ class ToolError(Exception):
 class Tool:
 	"""``origin``: where the tool comes from, as the caller wants it recorded (opaque to the engine,
 	carried on the tool's ``ToolCallEvent``); e.g. the Agent Tool Call fields of an MCP tool.
-	``requires_approval``: a person must approve each call before it runs (the loop pauses the run)."""
+	``requires_approval``: a person must approve each call before it runs (the loop pauses the run).
+	``effect``: what the call does to the world (``engine/effects.py``), which decides what a run
+	resumed after a dead worker may do with a call that was in flight; the safe default is ONCE."""
 
 	name: str
 	description: str
@@ -34,6 +37,7 @@ class Tool:
 	handler: Callable[[dict], Any]
 	origin: Mapping[str, Any] | None = None
 	requires_approval: bool = False
+	effect: str = ONCE
 	_validator: Any = field(default=None, init=False, repr=False, compare=False)
 
 	def spec(self) -> dict:

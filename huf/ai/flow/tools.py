@@ -14,6 +14,7 @@ FLOW_TOOLS = [
 		"description": "Start a flow (a business process of several steps) as the current user. Returns the Flow Run's ID "
 		"and its status; use get_flow_run to follow it.",
 		"function_path": "huf.ai.flow.api.run_flow",
+		"effect": "database",  # the Flow Run row commits with the round; its first step is queued after that
 		"parameters": [
 			{"fieldname": "flow_id", "type": "string", "required": 1, "description": "The flow's ID, e.g. qualify-leads."},
 			{"fieldname": "payload", "type": "object", "description": "The flow's input: name and value pairs its steps read."},
@@ -24,18 +25,21 @@ FLOW_TOOLS = [
 		"tool_name": "get_flow_run",
 		"description": "A flow run's status, current step, what each step did, and who may approve it while it waits.",
 		"function_path": "huf.ai.flow.api.get_flow_run",
+		"effect": "repeatable",
 		"parameters": [FLOW_RUN],
 	},
 	{
 		"tool_name": "resume_flow_run",
 		"description": "Let a flow run that stopped go on from its last saved step (its owner or a Huf Manager only).",
 		"function_path": "huf.ai.flow.api.resume_flow_run",
+		"effect": "repeatable",  # a second call finds nothing to do and says so
 		"parameters": [FLOW_RUN],
 	},
 	{
 		"tool_name": "approve_flow_run",
 		"description": "Approve or reject a flow run that waits for approval. Only someone the flow names as an approver may decide.",
 		"function_path": "huf.ai.flow.tool_handlers.approve_flow_run",
+		"effect": "repeatable",  # a second call finds nothing to do and says so
 		"parameters": [
 			FLOW_RUN,
 			{"fieldname": "decision", "type": "string", "required": 1, "description": "approve or reject."},

@@ -11,6 +11,7 @@ from frappe import _
 from huf.ai.engine.tools import Tool, ToolError
 from huf.ai.tools import custom, doctype_tools, http, run_agent
 from huf.ai.tools.context import RunContext
+from huf.ai.tools.effects import tool_effect
 
 
 def load_agent_tools(agent, ctx: RunContext) -> list[Tool]:
@@ -31,7 +32,10 @@ def build_tool(doc, ctx: RunContext) -> Tool:
 		return guarded(lambda: target(args), writes)
 
 	description = definition.get("description") or doc.description
-	return Tool(doc.tool_name, description, definition["parameters"], handler, requires_approval=bool(doc.get("requires_approval")))
+	return Tool(
+		doc.tool_name, description, definition["parameters"], handler,
+		requires_approval=bool(doc.get("requires_approval")), effect=tool_effect(doc),
+	)  # fmt: skip
 
 
 def _target(doc, ctx: RunContext):

@@ -22,6 +22,7 @@ BUILTIN_TOOLS = [
 		"own fields), with guidance on using it and the workflows it takes part in, where the site has some. "
 		"Use it before creating, updating or filtering documents of that type.",
 		"function_path": SCHEMA_FUNCTION,
+		"effect": "repeatable",
 		"parameters": SCHEMA_PARAMETERS,
 	},
 	{
@@ -29,12 +30,14 @@ BUILTIN_TOOLS = [
 		"description": "The same as get_doctype_schema: the fields of a DocType that the current user can read, with "
 		"guidance on using it. Use it before creating, updating or filtering documents of that type.",
 		"function_path": SCHEMA_FUNCTION,
+		"effect": "repeatable",
 		"parameters": SCHEMA_PARAMETERS,
 	},
 	{
 		"tool_name": "get_current_datetime",
 		"description": "The current date and time on this site, with its time zone.",
 		"function_path": "huf.ai.tools.builtin.get_current_datetime",
+		"effect": "repeatable",
 		"parameters": [],
 	},
 	{
@@ -43,6 +46,7 @@ BUILTIN_TOOLS = [
 		"Word, Excel, PowerPoint, HTML, text files, and images through a vision model. Pass file_id when you have it. "
 		"Returns the text in Markdown, page by page, with the file's SHA-256 (file_hash).",
 		"function_path": "huf.ai.tools.ocr.ocr_document",
+		"effect": "repeatable",  # reads a file, asks a model
 		"parameters": [
 			{"fieldname": "file_id", "type": "string", "description": "The File's ID (preferred)."},
 			{"fieldname": "file_url", "type": "string", "description": "The file's address, e.g. /private/files/invoice.pdf."},

@@ -6,6 +6,7 @@ from __future__ import annotations
 import frappe
 from frappe import _
 
+from huf.ai.engine.effects import REPEATABLE
 from huf.ai.engine.tools import Tool, ToolError
 from huf.ai.knowledge import retriever
 from huf.ai.tools import guarded
@@ -87,11 +88,13 @@ def knowledge_tools(agent) -> list[Tool]:
 			"(title and page, slide or sheet). Cite them in your answer.",
 			search_schema,
 			lambda a: guarded(lambda: search(a), False),
+			effect=REPEATABLE,
 		),
 		Tool(
 			"get_knowledge_sources",
 			"List the knowledge sources you can search, with what each one holds.",
 			{"type": "object", "properties": {}, "additionalProperties": False},
 			lambda a: guarded(lambda: list_sources(a), False),
+			effect=REPEATABLE,
 		),
 	]

@@ -21,6 +21,7 @@ from frappe import _
 from huf.ai.engine.schema import JSON_TYPES
 from huf.ai.engine.tool_names import namespaced
 from huf.ai.tools.custom import FunctionNotAllowed, allowed_function
+from huf.ai.tools.effects import declared_field
 
 REQUIRED_KEYS = ("tool_name", "description", "function_path")
 
@@ -71,6 +72,12 @@ def validate_declaration(app: str, declaration: dict) -> None:
 					app, name, param.get("fieldname"), param.get("type")
 				)
 			)
+	if "effect" in declaration and not declared_field(declaration["effect"]):
+		frappe.throw(
+			_("The app {0} declares the tool {1} with effect {2}; use repeatable, database or once.").format(
+				app, name, declaration["effect"]
+			)
+		)
 	try:
 		allowed_function(declaration["function_path"], app)
 	except FunctionNotAllowed as error:
@@ -88,6 +95,8 @@ def upsert(app: str, name: str, declaration: dict) -> bool:
 		"pass_parameters_as_json": 1 if declaration.get("pass_parameters_as_json") else 0,
 		"is_builtin": 1 if app == "huf" else 0,
 	}
+	if "effect" in declaration:  # else an administrator's choice on the form stays
+		values["effect"] = declared_field(declaration["effect"])
 	params = [
 		{
 			"fieldname": p["fieldname"],

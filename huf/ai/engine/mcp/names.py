@@ -14,8 +14,8 @@ from huf.ai.engine.tool_names import hashed, namespaced
 
 @dataclass(frozen=True)
 class ToolSpec:
-	"""``read_only``/``destructive`` are the server's hints (None when it gave none); MCP says a
-	tool that gives no hints may be destructive."""
+	"""``read_only``/``destructive``/``idempotent`` are the server's hints (None when it gave none);
+	MCP says a tool that gives no hints may be destructive."""
 
 	name: str
 	tool: str
@@ -24,6 +24,7 @@ class ToolSpec:
 	title: str | None = None
 	read_only: bool | None = None
 	destructive: bool | None = None
+	idempotent: bool | None = None
 
 	def to_dict(self) -> dict:
 		return asdict(self)
@@ -52,6 +53,7 @@ def specs_from(namespace: str, tools: list) -> list[ToolSpec]:
 				title=tool.title or (hints.title if hints else None),
 				read_only=hints.readOnlyHint if hints else None,
 				destructive=hints.destructiveHint if hints else None,
+				idempotent=hints.idempotentHint if hints else None,
 			)
 		)
 	return specs

@@ -21,6 +21,7 @@ import httpx
 
 import huf.ai.engine.mcp.errors as errors
 import huf.ai.engine.mcp.results as results
+from huf.ai.engine.effects import mcp_effect
 from huf.ai.engine.mcp.config import MCPError, OAuthState, Policy, ServerConfig, auth_headers, check_server, scrub, secrets_of
 from huf.ai.engine.mcp.connection import Connection
 from huf.ai.engine.mcp.names import ToolSpec, specs_from
@@ -93,7 +94,11 @@ class MCPPool:
 		"""Engine Tools for ``specs`` (e.g. the cached, enabled ones). Nothing connects until the
 		model calls one; the loop validates the arguments against the spec's schema."""
 		return [
-			Tool(spec.name, spec.description, spec.input_schema, _handler(self, server, spec.tool)) for spec in specs
+			Tool(
+				spec.name, spec.description, spec.input_schema, _handler(self, server, spec.tool),
+				effect=mcp_effect(spec.read_only, spec.idempotent),
+			)  # fmt: skip
+			for spec in specs
 		]
 
 	def begin_sign_in(self, server: ServerConfig) -> str:
