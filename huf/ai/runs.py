@@ -18,7 +18,7 @@ import frappe
 from frappe import _
 from frappe.utils import add_to_date, now_datetime
 
-from huf.ai import executor, lifecycle, models, run_setup
+from huf.ai import executor, inflight, lifecycle, models, run_setup
 from huf.ai.attachments import parse_names, read_attachments
 from huf.ai.conversations import resolve_conversation
 from huf.ai.lifecycle import key_exists, wake
@@ -149,7 +149,7 @@ def drain(conversation: str, until: str | None = None, wait: float = 0, known=No
 	original_user, status = frappe.session.user, None
 	try:
 		frappe.cache.delete(waiting_key(conversation))
-		with heartbeat(lock) as beat:
+		with heartbeat(lock) as beat, inflight.held("conversation", conversation, lock):
 			while claimed := lifecycle.start_next(conversation, executor.QUEUED_FIELDS, known):
 				row, run = claimed
 				done = executor.execute(row, run, on_start=beat.start_run)

@@ -40,10 +40,13 @@ def start(queue: str, burst: bool = False, max_jobs: int = MAX_JOBS) -> None:
 	from frappe.utils.background_jobs import get_queue_list, get_redis_conn
 	from rq import SimpleWorker
 
+	from huf.ai.inflight import start_watcher
+
 	with frappe.init_site():  # the bench's Redis settings, from common_site_config.json
 		connection = get_redis_conn()
 		queues = get_queue_list([q.strip() for q in queue.split(",")], build_queue_name=True)
 	warm()
+	start_watcher()
 	SimpleWorker(queues, connection=connection).work(
 		burst=burst, max_jobs=max_jobs, logging_level="WARNING", date_format="%Y-%m-%d %H:%M:%S"
 	)

@@ -3,7 +3,8 @@
 Frappe's CLI imports every app's ``commands`` module before it runs a command. Frappe 15 has no
 hook that runs when a worker starts, so Huf wraps Frappe's ``worker`` and ``worker-pool`` commands:
 when one of them runs (and only then), the process warms up (``huf.ai.worker.warm``) before it
-forks its first job, and every job inherits LiteLLM instead of importing it (seconds per job).
+forks its first job, and every job inherits LiteLLM instead of importing it (seconds per job); and
+it starts the watcher that hands on a dead worker's runs within seconds (``huf.ai.inflight``).
 """
 
 import functools
@@ -19,9 +20,11 @@ def warm_first(command: click.Command) -> None:
 
 	@functools.wraps(run)
 	def warm_then_run(*args, **kwargs):
+		from huf.ai.inflight import start_watcher
 		from huf.ai.worker import warm
 
 		warm()
+		start_watcher()  # hands on the work of workers that died (huf/ai/inflight.py)
 		return run(*args, **kwargs)
 
 	warm_then_run.huf_warms_first = True

@@ -99,3 +99,32 @@ def test_approval_by_roles_waits_with_its_approvers():
 def test_an_unknown_node_type_fails_in_words():
 	result = one("code")
 	assert result.status == "failed" and "type 'code' is not one Huf knows" in result.error
+
+
+def keyed_run(server, method: str, retries: int = 0, **config):
+	"""Step an http_request flow named run-1 from hop 4, as its hop jobs would, with a server that
+	answers 503 the first time: (the results, the Idempotency-Key each request carried)."""
+	from huf.ai.engine.flow.graph import parse
+	from huf.ai.engine.flow.step import RunState, step
+
+	url = server.url("/reply?status=503", host="localhost") if retries else server.url("/echo", host="localhost")
+	graph = parse(definition([node("n", "http_request", "Post", method=method, url=url, retries=retries, **config)], []))
+	state = RunState("n", {"trigger": {}, "nodes": {}}, 4, 100, run="run-1")
+	results = [step(graph, state, FakePorts(allow={"localhost"}))]
+	if retries:  # the retry of a failed attempt: the next hop, attempt 1
+		results.append(step(graph, RunState("n", state.context, 5, 100, attempt=1, run="run-1"), FakePorts(allow={"localhost"})))
+	return results, [seen.headers.get("idempotency-key") for seen in server.seen]
+
+
+def test_a_post_step_sends_an_idempotency_key_of_its_run_and_first_attempt_and_a_get_sends_none(server):
+	results, keys = keyed_run(server, "POST")
+	assert results[0].status == "success" and keys == ["huf-run-1-4"]
+	_, keys = keyed_run(server, "GET")
+	assert keys[-1] is None
+	_, keys = keyed_run(server, "PATCH", retries=1)  # a retry is the same piece of work: the same key
+	assert keys[-2:] == ["huf-run-1-4", "huf-run-1-4"]
+
+
+def test_a_key_the_step_sets_itself_is_the_one_sent(server):
+	_, keys = keyed_run(server, "POST", headers={"idempotency-key": "order-77"})
+	assert keys == ["order-77"]

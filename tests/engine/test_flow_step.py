@@ -195,3 +195,17 @@ def test_agentic_mode_asks_only_where_there_is_a_choice_and_survives_a_failing_m
 	two = definition([node("s", "trigger.webhook"), node("a", "end"), node("b", "end")], [edge("s", "a"), edge("s", "b")])
 	last = run(two, Down(), mode="Agentic")[0][-1]
 	assert last.status == "failed" and "orchestrator could not be asked: model server unreachable" in last.error
+
+
+def test_skip_goes_on_along_the_success_path_with_the_value_given():
+	from huf.ai.engine.flow.graph import parse
+	from huf.ai.engine.flow.step import RunState, skip
+
+	defn = definition(
+		[node("post", "http_request", "Post", method="POST", url="https://example.com"), node("next", "transform", "Next"), node("oops", "end", "Oops")],
+		[edge("post", "next"), edge("post", "oops", "on_failure")],
+	)
+	state = RunState("post", {"trigger": {}, "nodes": {}}, 3, 100, run="r")
+	result = skip(parse(defn), state, {"sent": "by hand"}, FakePorts())
+	assert (result.status, result.next_node_id) == ("continue", "next")
+	assert result.context["nodes"]["post"] == {"sent": "by hand"} and result.output == {"sent": "by hand"}

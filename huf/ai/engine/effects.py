@@ -20,6 +20,8 @@ the same for a repeat of the same piece of work, different for every other."""
 
 from __future__ import annotations
 
+from typing import Callable, Mapping
+
 DATABASE, REPEATABLE, ONCE = "database", "repeatable", "once"
 EFFECTS = (DATABASE, REPEATABLE, ONCE)
 IDEMPOTENT_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "PUT", "DELETE"})  # RFC 9110, 9.2.2
@@ -53,3 +55,14 @@ def mcp_effect(read_only: bool | None, idempotent: bool | None) -> str:
 def idempotency_key(*parts: object) -> str:
 	"""``huf-<part>-<part>...``: readable, so a receiver's log names the run and step it came from."""
 	return "huf-" + "-".join(str(part).replace(" ", "_") for part in parts)
+
+
+def step_effect(kind: str, config: Mapping, tool_effect: Callable[[str], str]) -> str:
+	"""A flow step's effect: by its kind; a ``tool.call`` has its tool's (``tool_effect(name)``), an
+	``http_request`` its method's, or REPEATABLE when ``config.idempotent`` says the receiver
+	honours the ``Idempotency-Key`` Huf sends. An unknown kind: ONCE."""
+	if kind == "tool.call":
+		return tool_effect(str(config.get("tool") or ""))
+	if kind == "http_request":
+		return http_effect(str(config.get("method") or "GET"), bool(config.get("idempotent")))
+	return STEP_EFFECTS.get(kind, ONCE)

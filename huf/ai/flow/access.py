@@ -1,5 +1,5 @@
 """Who may see a Flow Run: its owner (``user``, who it runs as), its named approvers while it
-waits for them, the people who decided one of its steps (``deciders``), and Huf Managers
+waits for them (an approval, or a decision after an interruption: Needs Attention), the people who decided one of its steps (``deciders``), and Huf Managers
 (hooks.py: permission_query_conditions / has_permission)."""
 
 from __future__ import annotations
@@ -11,6 +11,8 @@ import frappe
 from huf.ai.flow.approvals import is_approver
 from huf.ai.flow.definitions import parsed
 from huf.permissions import is_manager
+
+WAITING = ("Waiting Approval", "Needs Attention")  # the statuses in which the named approvers see a run
 
 
 def flow_run_query(user: str | None = None) -> str:
@@ -24,7 +26,8 @@ def flow_run_query(user: str | None = None) -> str:
 		for role in frappe.get_roles(user)
 	]
 	decided = f"json_contains(coalesce(`tabFlow Run`.`deciders`, '[]'), json_quote({escaped}))"
-	return f"(`tabFlow Run`.`user` = {escaped} or {decided} or (`tabFlow Run`.`status` = 'Waiting Approval' and ({' or '.join(named)})))"
+	waiting = "`tabFlow Run`.`status` in ('Waiting Approval', 'Needs Attention')"
+	return f"(`tabFlow Run`.`user` = {escaped} or {decided} or ({waiting} and ({' or '.join(named)})))"
 
 
 def flow_run_has_permission(doc, ptype=None, user=None) -> bool:
@@ -34,7 +37,7 @@ def flow_run_has_permission(doc, ptype=None, user=None) -> bool:
 	if ptype in (None, "read") and user in (json.loads(doc.deciders) if isinstance(doc.deciders, str) else doc.deciders or []):
 		return True
 	waiting = parsed(doc.waiting) if isinstance(doc.waiting, str) else doc.waiting
-	return ptype in (None, "read") and doc.status == "Waiting Approval" and is_approver(waiting, user)
+	return ptype in (None, "read") and doc.status in WAITING and is_approver(waiting, user)
 
 
 def check_flow_run(flow_run: str):

@@ -6,7 +6,7 @@ from __future__ import annotations
 import frappe
 from frappe import _
 
-from huf.ai.flow import approvals, definitions, runs
+from huf.ai.flow import approvals, attention, definitions, runs
 from huf.ai.flow.access import check_flow_run
 from huf.ai.flow.webhook import flow_webhook  # noqa: F401 - the reference's address for a flow's webhook
 from huf.permissions import is_manager
@@ -88,7 +88,7 @@ RUN_FIELDS = (
 	"name", "flow_definition", "flow_id", "flow_version", "mode", "status", "user", "trigger_type", "current_node_id",
 	"hop_count", "max_hops", "started_at", "completed_at", "last_agent_run", "conversation", "last_error", "due_at",
 )  # fmt: skip
-STEP_FIELDS = ("hop", "node_id", "node_label", "node_type", "status", "agent_run", "output", "error", "started_at", "duration_ms")
+STEP_FIELDS = ("hop", "node_id", "node_label", "node_type", "status", "agent_run", "output", "error", "started_at", "duration_ms", "repeats")
 
 
 def _may_run_flows(user: str) -> None:
@@ -115,6 +115,7 @@ def get_flow_run(flow_run: str) -> dict:
 		"context": definitions.parsed(doc.context_json or "{}"),
 		"waiting": waiting,
 		"can_approve": doc.status == "Waiting Approval" and approvals.is_approver(waiting, frappe.session.user),
+		"can_resolve": doc.status == runs.ATTENTION and attention.may_decide(doc, waiting, frappe.session.user),
 		"steps": [{f: row.get(f) for f in STEP_FIELDS} for row in sorted(doc.steps, key=lambda row: row.hop or 0)],
 	}
 
@@ -146,3 +147,22 @@ def approve_flow_run(flow_run: str, comment: str | None = None) -> dict:
 def reject_flow_run(flow_run: str, comment: str | None = None) -> dict:
 	"""A named approver rejects the waiting run: its rejected edge, else the run fails."""
 	return approvals.decide(flow_run, "rejected", comment, frappe.session.user)
+
+
+@frappe.whitelist(methods=["POST"])
+def retry_flow_step(flow_run: str) -> dict:
+	"""A run that Needs Attention: run the step that may or may not have acted again (its owner, the
+	flow's approvers or a Huf Manager; ``attention.decide`` checks who)."""
+	return attention.decide(check_flow_run(flow_run).name, "retry")
+
+
+@frappe.whitelist(methods=["POST"])
+def skip_flow_step(flow_run: str, output=None) -> dict:
+	"""A run that Needs Attention: count its step as done with ``output`` and go on."""
+	return attention.decide(check_flow_run(flow_run).name, "skip", output)
+
+
+@frappe.whitelist(methods=["POST"])
+def end_flow_run(flow_run: str) -> dict:
+	"""A run that Needs Attention: end it here (Cancelled)."""
+	return attention.decide(check_flow_run(flow_run).name, "end")

@@ -77,6 +77,8 @@ def resume_run(flow_run: str) -> dict:
 			frappe.throw(_("This flow run is running now; there is nothing to resume."), NotWaiting)
 	elif run.status == "Waiting Approval":
 		frappe.throw(_("This flow run waits for an approval: approve or reject it instead."), NotWaiting)
+	elif run.status == "Needs Attention":
+		frappe.throw(_("This flow run needs attention: retry its step, skip it, or end the run instead."), NotWaiting)
 	else:
 		frappe.throw(_("This flow run has finished ({0}); start the flow again instead.").format(run.status), NotWaiting)
 	runs.enqueue_hop(run.name, run.hop_count, suffix=f":resume:{frappe.generate_hash(length=6)}")

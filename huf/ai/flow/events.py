@@ -49,3 +49,16 @@ def run_status(flow_run: str, user: str, status: str, node_id: str | None, hop: 
 	waiting = parsed(waiting) if isinstance(waiting, str) else waiting
 	message = {"flow_run": flow_run, "status": status, "node_id": node_id, "hop": hop, "error": error, "waiting": waiting}
 	_send("flow_run_status", message, audience(user, waiting))
+
+
+def notify_attention(run, waiting: dict) -> None:
+	"""A notification (the Desk's bell, and e-mail where the person gets those) to the run's owner and
+	the flow's approvers: a step may or may not have acted, and they decide what happens next."""
+	from frappe.desk.doctype.notification_log.notification_log import make_notification_logs
+
+	subject = frappe._("Flow run {0} needs attention at the step {1}").format(run.name, frappe.bold(waiting.get("label") or ""))
+	notice = {
+		"type": "Alert", "document_type": "Flow Run", "document_name": run.name, "subject": subject,
+		"email_content": waiting.get("message"), "from_user": "Administrator",
+	}  # fmt: skip
+	make_notification_logs(frappe._dict(notice), audience(run.user, waiting))

@@ -1,17 +1,21 @@
 """Flow Runs: started here, then executed one hop (one node) per background job.
 
 ``start_run`` inserts the run Queued, its graph version pinned, and enqueues hop 0. ``run_hop`` is
-the RQ job of hop N: it holds the run's Redis lock (with a heartbeat) for the whole hop, so two jobs
-never work on one run (a job waits a moment for it: hop N-1 enqueues hop N just before letting go,
-and a worker without a fork starts it at once), and does nothing unless the run is Queued/Running
-at hop_count N. It records the hop (a Flow Run Step marked Running, committed) BEFORE the node
-acts, calls the engine's ``step``, then ``save`` writes context, loop cursors, hop count, status
-and the step's result in one transaction and enqueues hop N+1 after the commit.
+the RQ job of hop N: it holds the run's Redis lock (with a heartbeat, and an in-flight entry that
+lets a live worker notice within seconds that this one died: ``huf/ai/inflight.py``) for the whole
+hop, so two jobs never work on one run (a job waits a moment for it: hop N-1 enqueues hop N just
+before letting go, and a worker without a fork starts it at once), and does nothing unless the run
+is Queued/Running at hop_count N. It records the hop (a Flow Run Step marked Running, committed)
+BEFORE the node acts, calls the engine's ``step``, then ``save`` writes context, loop cursors, hop
+count, status and the step's result in one transaction and enqueues hop N+1 after the commit.
 
-A hop job that finds its step already recorded knows a worker died during it: a node that acts
-outside (``tool.call``, ``http_request``, an ``agent.run`` whose Agent Run did not finish) is not run
-again but fails, for the engine's failure routing to decide; the rest are simply run again. Runs
-whose hop job died are re-enqueued by ``sweep`` (the minute job, ``huf/ai/flow/sweep.py``)."""
+A hop job that finds its step still Running knows a worker died during it. The node's effect
+(``engine/effects.py``) decides: one whose writes went only to the database (they were rolled
+back with the dead worker's transaction), or that is safe to repeat (a read, a model call, an
+agent run, which resumes by its own tools' effects, a request with an Idempotency-Key its receiver
+honours), runs again, and the step row counts the repeat; one that may have acted outside and is
+not known to be repeatable is not run again: the run stops as Needs Attention, naming the step, and
+its owner and the flow's approvers are told (``attention.py``: Retry, Skip or End)."""
 
 from __future__ import annotations
 
@@ -22,22 +26,26 @@ import frappe
 from frappe import _
 from frappe.utils import add_to_date, get_datetime, now_datetime
 
+from huf.ai import inflight
+from huf.ai.engine.effects import ONCE, may_repeat, step_effect
+from huf.ai.engine.flow.control import approvers
 from huf.ai.engine.flow.graph import Graph, parse
 from huf.ai.engine.flow.step import RunState, StepResult, step
 from huf.ai.flow import events
 from huf.ai.flow.definitions import definition_at, parsed
-from huf.ai.flow.ports import Interrupted, SitePorts
+from huf.ai.flow.ports import SitePorts
 from huf.ai.rows import commit, insert_row, update_row
 from huf.ai.runs import heartbeat, lock_ttl
+from huf.ai.tools.effects import tool_effect
 
 HOP_JOB = "huf.ai.flow.runs.run_hop"
 FIELDS = [
 	"name", "flow_definition", "flow_id", "flow_version", "mode", "status", "user", "current_node_id", "hop_count",
 	"max_hops", "context_json", "loop_state", "attempt", "due_at", "waiting", "last_agent_run", "conversation",
 ]  # fmt: skip
-ACTS_OUTSIDE = ("agent.run", "tool.call", "http_request")  # never run twice after a dead worker
 SHORT_WAIT = 10.0  # seconds: a retry due sooner waits in its hop job, a later one for the sweep
 STATUS = {"continue": "Queued", "waiting": "Waiting Approval", "success": "Success", "failed": "Failed"}
+ATTENTION = "Needs Attention"
 OUTPUT_CHARS = 20_000  # characters of a node's output kept on its step row
 HANDOFF_WAIT = 2.0  # seconds a hop waits for the run's lock: the hop before enqueues it, then lets go
 
@@ -93,7 +101,7 @@ def run_hop(flow_run: str, hop: int) -> None:
 		return  # another worker is on this run now; hop_count tells a later job whether this hop is done
 	original = frappe.session.user
 	try:
-		with heartbeat(lock):
+		with heartbeat(lock), inflight.held("flow", flow_run, lock, hop=int(hop)):
 			_hop(flow_run, int(hop))
 	finally:
 		if frappe.session.user != original:
@@ -122,6 +130,7 @@ def state_of(run) -> RunState:
 	return RunState(
 		node_id=run.current_node_id, context=parsed(run.context_json or "{}"), hop_count=run.hop_count or 0,
 		max_hops=run.max_hops or 100, mode=run.mode or "Normal", attempt=run.attempt or 0, loop=parsed(run.loop_state or "{}"),
+		run=run.name,
 	)  # fmt: skip
 
 
@@ -139,28 +148,72 @@ def _hop(flow_run: str, hop: int) -> None:
 		frappe.set_user(run.user)
 	graph = graph_of(run)
 	node = graph.nodes.get(run.current_node_id)
-	recorded = frappe.db.get_value("Flow Run Step", {"parent": flow_run, "hop": hop}, ["name", "started_at"], as_dict=True)
-	state = state_of(run)
-	ports = SitePorts(run, graph, since=recorded.started_at if recorded else None)
-	if recorded and node and node.type in ACTS_OUTSIDE:
-		ports, state.attempt = Interrupted(ports), 1_000_000  # no retry either: it must not act twice
-	step_name = recorded.name if recorded else record_start(run, node, hop)
+	recorded = frappe.db.get_value(
+		"Flow Run Step", {"parent": flow_run, "hop": hop}, ["name", "started_at", "status", "repeats"], as_dict=True
+	)
+	died = recorded and recorded.status == "Running"  # the worker that began this step stopped before saving it
+	if died and node and not may_repeat(effect_of(node)):
+		return stop_for_attention(run, node, recorded.name, hop)
+	step_name = record_start(run, node, hop, recorded, repeat=bool(died))
 	began = time.monotonic()
-	result = step(graph, state, ports)
+	result = step(graph, state_of(run), SitePorts(run, graph, since=recorded.started_at if recorded else None))
 	save(run, result, step_name, hop_increment=1, duration_ms=int((time.monotonic() - began) * 1000), node=node)
 
 
-def record_start(run, node, hop: int) -> str:
-	"""The hop's step row (Running) and the run Running, committed before the node acts."""
+def effect_of(node) -> str:
+	"""What running ``node`` again would do (``engine/effects.py``); a tool that is gone: ONCE."""
+
+	def of_tool(name: str) -> str:
+		return tool_effect(frappe.get_cached_doc("Agent Tool Function", name)) if frappe.db.exists("Agent Tool Function", name) else ONCE
+
+	return step_effect(node.type, node.config, of_tool)
+
+
+def stop_for_attention(run, node, step_name: str, hop: int) -> None:
+	"""The run stops at ``node``, which may or may not have acted before its worker died, until a
+	person decides (``attention.py``): its owner and the flow's approvers are told."""
+	now = now_datetime()
+	graph = graph_of(run)
+	waiting = {
+		"kind": "attention", "node_id": node.id, "label": node.label, "since": str(now), "approvers": graph_approvers(graph),
+		"message": _(
+			"The worker running the step {0} stopped before the step finished. It may or may not have acted (for example, "
+			"sent its request). Check, then retry the step, skip it, or end the run."
+		).format(frappe.bold(node.label)),
+	}  # fmt: skip
+	update_row("Flow Run", run.name, {"status": ATTENTION, "waiting": waiting, "due_at": None, "last_error": None})
+	update_row("Flow Run Step", step_name, {"status": ATTENTION, "error": waiting["message"]})
+	events.run_status(run.name, run.user, ATTENTION, node.id, hop, None, waiting)
+	events.notify_attention(run, waiting)
+	commit()
+
+
+def graph_approvers(graph: Graph) -> dict:
+	"""Everyone the flow's approval steps name: they may decide for a run that needs attention too."""
+	named = [approvers(node.config) for node in graph.nodes.values() if node.type == "human.approval"]
+	return {key: sorted({value for each in named for value in each[key]}) for key in ("users", "roles")}
+
+
+def record_start(run, node, hop: int, recorded=None, repeat: bool = False) -> str:
+	"""The hop's step row (Running) and the run Running, committed before the node acts. A step row
+	that exists already (its worker died, or a person asked to retry it) is marked Running again;
+	``repeat`` counts a run again after a dead worker on it."""
 	started = now_datetime()
-	name = insert_row(
-		"Flow Run Step",
-		{
-			"parent": run.name, "parenttype": "Flow Run", "parentfield": "steps", "idx": hop + 1, "hop": hop,
-			"node_id": run.current_node_id, "node_label": node.label if node else None, "node_type": node.type if node else None,
-			"status": "Running", "started_at": started,
-		},
-	)  # fmt: skip
+	if recorded:
+		name = recorded.name
+		update_row(
+			"Flow Run Step", name,
+			{"status": "Running", "started_at": started, "error": None, "repeats": (recorded.repeats or 0) + (1 if repeat else 0)},
+		)  # fmt: skip
+	else:
+		name = insert_row(
+			"Flow Run Step",
+			{
+				"parent": run.name, "parenttype": "Flow Run", "parentfield": "steps", "idx": hop + 1, "hop": hop,
+				"node_id": run.current_node_id, "node_label": node.label if node else None, "node_type": node.type if node else None,
+				"status": "Running", "started_at": started,
+			},
+		)  # fmt: skip
 	frappe.db.sql(
 		"update `tabFlow Run` set status = 'Running', started_at = coalesce(started_at, %s), modified = %s where name = %s",
 		(started, started, run.name),
@@ -170,8 +223,12 @@ def record_start(run, node, hop: int) -> str:
 	return name
 
 
-def save(run, result: StepResult, step_name: str | None, hop_increment: int, duration_ms: int | None = None, node=None) -> str:
-	"""Everything a hop (or an approval decision) changed, in one transaction; then the next hop."""
+def save(
+	run, result: StepResult, step_name: str | None, hop_increment: int, duration_ms: int | None = None, node=None,
+	step_status: str | None = None, note: str | None = None,
+) -> str:  # fmt: skip
+	"""Everything a hop (or a person's decision) changed, in one transaction; then the next hop.
+	``step_status``/``note``: the step row's status and error text when a person decided them."""
 	status = STATUS[result.status]
 	hop_count = (run.hop_count or 0) + hop_increment
 	now = now_datetime()
@@ -186,10 +243,10 @@ def save(run, result: StepResult, step_name: str | None, hop_increment: int, dur
 		"completed_at": now if status in ("Success", "Failed") else None,
 	}  # fmt: skip
 	update_row("Flow Run", run.name, values)
-	step_status = _step_status(result)
+	step_status = step_status or _step_status(result)
 	output = None if result.output is None else json.dumps(result.output, default=str)[:OUTPUT_CHARS]
 	if step_name:
-		fields = {"status": step_status, "output": output, "error": result.error or _error_of(result), "agent_run": result.agent_run}
+		fields = {"status": step_status, "output": output, "error": note or result.error or _error_of(result), "agent_run": result.agent_run}
 		if duration_ms is not None:
 			fields["duration_ms"] = duration_ms
 		update_row("Flow Run Step", step_name, fields)

@@ -6,7 +6,9 @@
 - ``tool.call``: ``config.tool`` with ``config.arguments`` interpolated (``"{{ trigger.lead }}"``
   alone keeps the record; text around placeholders is rendered).
 - ``http_request``: ``config.method``, ``config.url``, ``config.headers`` and ``config.body``
-  rendered from the context, sent with ``safe_http.request`` under the port's ``HttpPolicy``;
+  rendered from the context, sent with ``safe_http.request`` under the port's ``HttpPolicy``; a
+  method that is not idempotent (POST, PATCH) carries ``Idempotency-Key: <the hop's key>`` unless the
+  step sets that header itself;
   the output is ``http_tool.shape`` (success, status_code, headers, data, final_url; the body
   parsed when JSON, text cut at ``http_tool.BODY_CHARS``). A 4xx/5xx answer fails the node, its
   answer kept as the output. Header values are treated as secrets: dropped on a redirect to
@@ -18,6 +20,7 @@ import json
 import re
 
 from huf.ai.engine import http_tool, safe_http
+from huf.ai.engine.effects import IDEMPOTENCY_HEADER, IDEMPOTENT_METHODS
 from huf.ai.engine.flow.expr import ExpressionError, interpolate, render
 from huf.ai.engine.flow.graph import Node
 from huf.ai.engine.flow.outcome import Hop, Outcome, failed
@@ -62,9 +65,12 @@ def http_request(node: Node, hop: Hop) -> Outcome:
 	except ExpressionError as error:
 		return failed(f"The request could not be filled in: {error}")
 	payload = {"content": body.encode()} if isinstance(body, str) else {} if body is None else {"json": body}
+	sent = dict(headers)
+	if hop.key and method not in IDEMPOTENT_METHODS and not any(name.lower() == IDEMPOTENCY_HEADER.lower() for name in headers):
+		sent[IDEMPOTENCY_HEADER] = hop.key  # a repeat of this step sends the same key (engine/effects.py)
 	try:
 		response = safe_http.request(
-			method, url, allow=policy.allow, max_bytes=policy.max_bytes, headers=headers, sensitive=headers.keys(),
+			method, url, allow=policy.allow, max_bytes=policy.max_bytes, headers=sent, sensitive=headers.keys(),
 			timeout=policy.timeout, deadline=policy.deadline, **payload,
 		)  # fmt: skip
 	except safe_http.SafeHTTPError as error:

@@ -16,6 +16,7 @@ class Hop:
 	ports: Ports
 	loop: dict  # loop cursors by node id (a copy the loop executor may change)
 	mode: str = "Normal"
+	key: str = ""  # this piece of work's Idempotency-Key: the same when a dead worker's hop is run again
 
 
 @dataclass

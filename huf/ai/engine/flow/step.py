@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from huf.ai.engine.effects import idempotency_key
 from huf.ai.engine.flow import calls, control, orchestrator, simple
 from huf.ai.engine.flow.edges import choose
 from huf.ai.engine.flow.expr import ExpressionError
@@ -44,6 +45,12 @@ class RunState:
 	mode: str = "Normal"  # or "Agentic"
 	attempt: int = 0
 	loop: dict = field(default_factory=dict)  # loop cursors by node id
+	run: str = ""  # the run's id, for idempotency keys
+
+	def key(self) -> str:
+		"""The Idempotency-Key of this node's work: the run and the hop of its first attempt, so a
+		retry after a failure and a repeat after a dead worker send the same key."""
+		return idempotency_key(self.run, self.hop_count - self.attempt) if self.run else ""
 
 
 @dataclass
@@ -70,7 +77,7 @@ def step(graph: Graph, state: RunState, ports: Ports) -> StepResult:
 			"It may be going round in circles: check the edges that lead back, or raise max_hops."
 		)
 		return StepResult("failed", node.id, context=state.context, error=error, loop=state.loop)
-	hop = Hop(graph, state.context, ports, dict(state.loop), state.mode)
+	hop = Hop(graph, state.context, ports, dict(state.loop), state.mode, state.key())
 	executor = EXECUTORS.get(node.type)
 	try:
 		outcome = executor(node, hop) if executor else failed(f"Its type {node.type!r} is not one Huf knows.")
@@ -172,6 +179,16 @@ def resume(graph: Graph, state: RunState, decision: dict) -> StepResult:
 	output = {"outcome": outcome, "comment": decision.get("comment") or "", "by": decision.get("by")}
 	routed = Outcome(ok=True, output=output, branch=outcome, fallback=outcome == "approved")
 	return _route(graph, node, state, routed, Hop(graph, state.context, None, dict(state.loop), state.mode))
+
+
+def skip(graph: Graph, state: RunState, output: Any, ports: Ports) -> StepResult:
+	"""Go on from the node at ``state.node_id`` as if it had succeeded with ``output`` (a person
+	chose to skip a step that may or may not have acted)."""
+	node = graph.nodes.get(state.node_id)
+	if node is None:
+		return StepResult("failed", state.node_id, context=state.context, error=f"The flow has no step {state.node_id!r}; it may have been removed.", loop=state.loop)
+	hop = Hop(graph, state.context, ports, dict(state.loop), state.mode, state.key())
+	return _route(graph, node, state, Outcome(ok=True, output=output), hop)
 
 
 def _int(value) -> int:
