@@ -17,7 +17,7 @@ deleted only if the entry is unchanged, so of two watchers only one claims it, a
 job is queued once. A worker that starts checks at once, so work left when every worker of a
 machine died is picked up as soon as one starts again. The minute sweep stays the backstop.
 
-Recovery jobs (``RECOVER``): a flow run's hop again (``huf.ai.flow.runs.run_hop``), a
+Recovery jobs (``RECOVER``): a flow run's current hop (``huf.ai.flow.runs.recover``), a
 conversation's runs (``huf.ai.resume.recover_conversation``). Both decide by what was committed
 and by the work's effect (``engine/effects.py``) whether to repeat it."""
 
@@ -35,7 +35,7 @@ import frappe
 INFLIGHT = "huf:inflight"
 INTERVAL = 1.0  # seconds between a watcher's looks
 RECOVER = {
-	"flow": ("huf.ai.flow.runs.run_hop", lambda name, entry: {"flow_run": name, "hop": entry.get("hop", 0)}),
+	"flow": ("huf.ai.flow.runs.recover", lambda name, entry: {"flow_run": name}),
 	"conversation": ("huf.ai.resume.recover_conversation", lambda name, entry: {"conversation": name}),
 }
 CLAIM = """
@@ -105,26 +105,26 @@ def holder_gone(entry: dict, store) -> bool:
 
 class Watcher:
 	"""Looks for work whose holder died and hands it on. ``store``: the cache Redis; ``enqueue(site,
-	method, kwargs, job_id)``: puts a job on the ``long`` queue of that site."""
+	method, kwargs, job_id)``: puts a job on the ``long`` queue of that site; ``key``: the hash."""
 
-	def __init__(self, store, enqueue):
-		self.store, self.enqueue = store, enqueue
+	def __init__(self, store, enqueue, key: str = INFLIGHT):
+		self.store, self.enqueue, self.key = store, enqueue, key
 		self.claim = store.register_script(CLAIM)
 
 	def look(self) -> list[str]:
 		"""One look; returns the fields it claimed."""
 		claimed = []
-		for field, value in (self.store.hgetall(INFLIGHT) or {}).items():
+		for field, value in (self.store.hgetall(self.key) or {}).items():
 			field, value = _text(field), _text(value)
 			try:
 				entry = json.loads(value)
 				site, kind, name = field.split("|", 2)
 			except ValueError:
-				self.store.hdel(INFLIGHT, field)  # not ours to read: nobody can recover it
+				self.store.hdel(self.key, field)  # not ours to read: nobody can recover it
 				continue
 			if kind not in RECOVER or not holder_gone(entry, self.store):
 				continue
-			if not self.claim(keys=[INFLIGHT, entry.get("lock") or ""], args=[field, value, entry.get("token") or ""]):
+			if not self.claim(keys=[self.key, entry.get("lock") or ""], args=[field, value, entry.get("token") or ""]):
 				continue  # another watcher claimed it, or the holder wrote again
 			method, kwargs = RECOVER[kind]
 			self.enqueue(site, method, kwargs(name, entry), f"huf-recover:{kind}:{name}:{time.time():.3f}")

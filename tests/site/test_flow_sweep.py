@@ -1,6 +1,7 @@
 """What the minute sweep does for flows, and who hears a run: an approval whose time ran out follows
-its timeout edge (or fails the run saying why); a worker SIGKILLed during an HTTP request is swept
-and the request is not sent again; realtime node events reach the run's owner's room only."""
+its timeout edge (or fails the run saying why); a worker SIGKILLed during a POST that is not
+marked repeatable stops the run as Needs Attention without sending it again, and Retry, Skip and
+End do what they say; realtime node events reach the run's owner's room only."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from frappe.utils import add_to_date, now_datetime
 
 from huf.ai.flow import approvals
 from tests.site import fixtures
-from tests.site.conftest import wait_for
+from tests.site.conftest import as_user, wait_for
 from tests.site.flow_helpers import APPROVER, OTHER, OWNER, edge, node, save, settle, start, steps, users
 from tests.support.local_http import LocalServer
 
@@ -42,32 +43,72 @@ def test_an_approval_whose_time_ran_out_follows_its_timeout_edge_or_fails(site, 
 	assert run.status == "Failed" and "no one decided in time" in run.last_error and "'Ask'" in run.last_error
 
 
-def test_a_worker_killed_during_an_http_request_is_swept_and_the_request_not_sent_again(site, workers):
+def _killed_during_post(server, flow_id: str, workers) -> str:
+	"""A run whose worker is SIGKILLed while its POST (not marked repeatable) waits at the server; a
+	second worker is alive. Returns the run."""
+	flow = save(
+		flow_id,
+		[node("call", "http_request", method="POST", url=server.url("/sleep?seconds=30"), body={"n": 1}),
+		 node("done", "end"), node("recover", "end")],
+		[edge("call", "done", "on_success"), edge("call", "recover", "on_failure")],
+	)  # fmt: skip
+	workers.start(2 - len(workers.procs))
+	sent = len(server.seen)
+	name = start(flow)
+	wait_for(lambda: len(server.seen) > sent, 30, 0.1, "the HTTP request")
+	workers.kill(next(i for i, proc in enumerate(workers.procs) if _runs_a_job(proc)))
+	return name
+
+
+def _runs_a_job(proc) -> bool:
+	import psutil
+
+	return bool(psutil.Process(proc.pid).children())  # a forked work horse
+
+
+def test_a_post_whose_worker_died_needs_attention_and_retry_skip_and_end_do_what_they_say(site, workers):
+	from huf.ai.flow import api
+	from huf.ai.flow.approvals import NotWaiting
+
 	users()
 	fixtures.allowed_hosts("127.0.0.1")
 	with LocalServer() as server:
-		flow = save(
-			"huf-test-killed-http",
-			[node("call", "http_request", method="POST", url=server.url("/sleep?seconds=30"), body={"n": 1}),
-			 node("done", "end"), node("recover", "end")],
-			[edge("call", "done", "on_success"), edge("call", "recover", "on_failure")],
-		)  # fmt: skip
-		workers.start(1)
-		name = start(flow)
-		wait_for(lambda: server.seen, 30, 0.1, "the HTTP request")
-		workers.kill(0)
-		assert frappe.db.get_value("Flow Run", name, "status") == "Running"
-		workers.start(1)
-		deadline = time.monotonic() + 40
-		while frappe.db.get_value("Flow Run", name, "status") == "Running" and time.monotonic() < deadline:
-			approvals.sweep()
-			time.sleep(1)
-		run = settle(name)
-		server.go_on.set()
-		assert run.status == "Success", run.last_error
-		assert steps(name) == [("call", "Failed"), ("recover", "Success")]
-		assert "worker stopped" in frappe.db.get_value("Flow Run Step", {"parent": name, "node_id": "call"}, "error")
-		assert len(server.seen) == 1
+		names = []
+		for i in range(3):
+			names.append(_killed_during_post(server, f"huf-test-attention-{i}", workers))
+			name = names[-1]
+			run = settle(name, timeout=30, statuses=("Needs Attention", "Success", "Failed"))  # the watcher, not the sweep
+			assert run.status == "Needs Attention", run.status
+			assert steps(name) == [("call", "Needs Attention")]
+			waiting = json.loads(run.waiting) if isinstance(run.waiting, str) else run.waiting
+			assert "'Call'" in waiting["message"] and "may or may not have acted" in waiting["message"]
+			note = frappe.get_all("Notification Log", {"document_type": "Flow Run", "document_name": name}, ["for_user", "subject"])
+			assert [n.for_user for n in note] == [OWNER] and "needs attention" in note[0].subject
+		assert len(server.seen) == 3  # no request was sent again on its own
+		with as_user(OTHER):
+			try:
+				api.skip_flow_step(names[0], '{"sent": true}')
+				raise AssertionError("someone else decided")
+			except frappe.PermissionError:
+				frappe.db.rollback()
+		server.go_on.set()  # the server answers at once from now on
+		with as_user(OWNER):
+			assert api.skip_flow_step(names[0], '{"sent": "by hand"}')["status"] == "Queued"
+			assert api.retry_flow_step(names[1])["status"] == "Queued"
+			assert api.end_flow_run(names[2])["status"] == "Cancelled"
+			try:
+				api.end_flow_run(names[2])
+				raise AssertionError("decided twice")
+			except NotWaiting:
+				frappe.db.rollback()
+		skipped, retried = settle(names[0]), settle(names[1])
+		assert skipped.status == "Success" and steps(names[0]) == [("call", "Skipped"), ("done", "Success")]
+		assert json.loads(skipped.context_json)["nodes"]["call"] == {"sent": "by hand"}
+		assert retried.status == "Success" and steps(names[1]) == [("call", "Success"), ("done", "Success")]
+		ended = frappe.get_doc("Flow Run", names[2])
+		assert ended.status == "Cancelled" and OWNER in ended.last_error and steps(names[2]) == [("call", "Cancelled")]
+		assert len(server.seen) == 4  # the retried request only
+		assert len({seen.headers["idempotency-key"] for seen in server.seen}) == 3  # a retry sends its step's key again
 
 
 def test_node_events_reach_the_owners_room_only(site, workers):

@@ -56,7 +56,7 @@ def notify_attention(run, waiting: dict) -> None:
 	the flow's approvers: a step may or may not have acted, and they decide what happens next."""
 	from frappe.desk.doctype.notification_log.notification_log import make_notification_logs
 
-	subject = frappe._("Flow run {0} needs attention at the step {1}").format(run.name, frappe.bold(waiting.get("label") or ""))
+	subject = frappe._("Flow run {0} needs attention at the step '{1}'").format(run.name, waiting.get("label") or "")
 	notice = {
 		"type": "Alert", "document_type": "Flow Run", "document_name": run.name, "subject": subject,
 		"email_content": waiting.get("message"), "from_user": "Administrator",

@@ -90,6 +90,16 @@ def enqueue_hop(flow_run: str, hop: int, suffix: str = "") -> None:
 	)  # fmt: skip
 
 
+def recover(flow_run: str) -> None:
+	"""The job a watcher queues when the worker holding this run died (``huf/ai/inflight.py``): the
+	run's current hop, whatever it was doing (it may have died after saving a hop and before
+	queueing the next one)."""
+	commit()
+	run = load(flow_run)
+	if run and run.status in ("Queued", "Running"):
+		run_hop(flow_run, run.hop_count or 0)
+
+
 def lock_key(flow_run: str) -> str:
 	return frappe.cache.make_key(f"huf:flow_run_lock:{flow_run}")
 
@@ -101,7 +111,7 @@ def run_hop(flow_run: str, hop: int) -> None:
 		return  # another worker is on this run now; hop_count tells a later job whether this hop is done
 	original = frappe.session.user
 	try:
-		with heartbeat(lock), inflight.held("flow", flow_run, lock, hop=int(hop)):
+		with heartbeat(lock), inflight.held("flow", flow_run, lock):
 			_hop(flow_run, int(hop))
 	finally:
 		if frappe.session.user != original:
@@ -177,9 +187,9 @@ def stop_for_attention(run, node, step_name: str, hop: int) -> None:
 	waiting = {
 		"kind": "attention", "node_id": node.id, "label": node.label, "since": str(now), "approvers": graph_approvers(graph),
 		"message": _(
-			"The worker running the step {0} stopped before the step finished. It may or may not have acted (for example, "
-			"sent its request). Check, then retry the step, skip it, or end the run."
-		).format(frappe.bold(node.label)),
+			"Huf was interrupted while running the step '{0}' (for example, the server restarted). The step may or may not "
+			"have acted (for example, sent its request). Check, then retry the step, skip it, or end the run."
+		).format(node.label),
 	}  # fmt: skip
 	update_row("Flow Run", run.name, {"status": ATTENTION, "waiting": waiting, "due_at": None, "last_error": None})
 	update_row("Flow Run Step", step_name, {"status": ATTENTION, "error": waiting["message"]})

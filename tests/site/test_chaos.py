@@ -1,0 +1,90 @@
+"""Chaos: workers SIGKILLed at 30 random moments while flows run, a second worker always alive.
+
+Each run loops over its items; per item it creates a ToDo (a document tool: its insert is rolled
+back with a dead worker's transaction, so the step simply runs again) and POSTs to a receiver that
+honours Idempotency-Key (the step is marked so: it runs again with the same key); then an agent
+answers (a model call, resumed). Every run must end Success, with every ToDo there exactly once and
+every POST applied exactly once at the receiver; the figures are printed."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import frappe
+
+from tests.site import fixtures
+from tests.site.flow_helpers import OWNER, edge, node, save, settle, start, users
+from tests.support.idempotent_http import IdempotentReceiver
+from tests.support.scripted_llm import text
+
+RUNS, ITEMS, KILLS = 5, 6, 30
+ANSWER = "All items are done."
+
+
+def chaos_flow(todo: str, agent: str, receiver: IdempotentReceiver) -> str:
+	return save(
+		"huf-test-chaos",
+		[node("each", "loop", items="trigger.items", max_iterations=ITEMS),
+		 node("todo", "tool.call", tool=todo, arguments={"data": {"description": "chaos {{ trigger.tag }} {{ item }}", "allocated_to": OWNER}}),
+		 node("post", "http_request", method="POST", url=receiver.url(), body={"tag": "{{ trigger.tag }}", "item": "{{ item }}"}, idempotent=True),
+		 node("answer", "agent.run", agent=agent, prompt="Sum up {{ trigger.tag }}"),
+		 node("done", "end")],
+		[edge("each", "todo", meta={"outcome": "body"}), edge("todo", "post"), edge("post", "each"),
+		 edge("each", "answer", meta={"outcome": "done"}), edge("answer", "done")],
+	)  # fmt: skip
+
+
+def busy_first(workers) -> int:
+	"""The worker running a job (it has a forked work horse), else any."""
+	import psutil
+
+	busy = [i for i, proc in enumerate(workers.procs) if psutil.Process(proc.pid).children()]
+	return random.choice(busy or range(len(workers.procs)))
+
+
+def test_workers_killed_at_random_moments_lose_nothing_and_repeat_nothing(site, workers, llm):
+	users()
+	fixtures.allowed_hosts("127.0.0.1")
+	todo = fixtures.tool("chaos_make_todo", "Create Document", "ToDo")
+	agent = fixtures.agent(llm, name="Chaos Agent")
+	llm.respond_with(lambda body: text(ANSWER, chunks=8, delay=0.04))  # an answer streamed over 0.3 s
+	tags = [f"chaos-{frappe.generate_hash(length=6)}" for _ in range(RUNS)]
+	frappe.db.delete("ToDo", {"description": ["like", "chaos %"]})
+	frappe.db.commit()
+	with IdempotentReceiver() as receiver:
+		flow = chaos_flow(todo, agent, receiver)
+		workers.start(2)
+		names = [start(flow, {"tag": tag, "items": list(range(ITEMS))}) for tag in tags]
+		kills, deadline = 0, time.monotonic() + 240
+		while kills < KILLS and time.monotonic() < deadline:
+			time.sleep(random.uniform(0.1, 0.9))
+			frappe.db.commit()
+			if not frappe.db.count("Flow Run", {"name": ["in", names], "status": ["in", ("Queued", "Running")]}):
+				names.append(start(flow, {"tag": (tag := f"chaos-{frappe.generate_hash(length=6)}"), "items": list(range(ITEMS))}))
+				tags.append(tag)  # more work for the kills still to come
+				continue
+			workers.kill(busy_first(workers))
+			kills += 1
+			workers.start(1)
+		runs = [settle(name, timeout=120, statuses=("Success", "Failed", "Needs Attention", "Cancelled")) for name in names]
+	repeats = sum(frappe.get_all("Flow Run Step", {"parent": ["in", names]}, pluck="repeats"))
+	agent_runs = frappe.get_all("Agent Run", {"flow_run": ["in", names]}, ["name", "status", "resumed_count"])
+	resumed_agents = sum(row.resumed_count or 0 for row in agent_runs)
+	attention = sum(run.status == "Needs Attention" for run in runs)
+	print(
+		f"\nchaos: {len(names)} runs, {kills} kills, {repeats} steps run again, {resumed_agents} agent runs resumed, "
+		f"{attention} needed attention; receiver: {len(receiver.received)} requests, {len(receiver.applied)} applied"
+	)
+	assert kills == KILLS
+	assert [(run.name, run.status) for run in runs] == [(run.name, "Success") for run in runs], [run.last_error for run in runs]
+	for tag in tags:
+		made = frappe.get_all("ToDo", {"description": ["like", f"chaos {tag} %"]}, pluck="description")
+		assert sorted(made) == sorted(f"chaos {tag} {item}" for item in range(ITEMS)), tag  # each exactly once
+		applied = sorted(body["item"] for body in receiver.applied.values() if body["tag"] == tag)
+		assert applied == [str(item) for item in range(ITEMS)] or applied == list(range(ITEMS)), tag
+	assert len(receiver.applied) == len(tags) * ITEMS  # one effect per key, however often it was sent
+	assert [row.status for row in agent_runs if row.status != "Success"] == [] and len(agent_runs) >= len(tags)
+	for row in agent_runs:  # its conversation holds the question and the answer once each
+		said = frappe.get_all("Agent Message", {"agent_run": row.name}, ["role", "content"])
+		assert [m.role for m in said].count("user") == 1 and [m.content for m in said].count(ANSWER) == 1, said
