@@ -36,7 +36,7 @@ def closed(graph: Graph, agentic: bool) -> list[list[str]]:
 
 
 def outline(graph: Graph) -> list[str]:
-	"""The node ids in the web app's outline order (``rules.ts`` ``outline``): breadth first from the
+	"""The node ids in the web app's outline order (``rules.ts`` ``outlineOrder``): breadth first from the
 	entry along the edges in the order ``step`` tries them, then from each node not yet met, in the
 	order the definition lists them."""
 	order, seen = [], set()
