@@ -1,11 +1,14 @@
 """Edge choice (engine/flow/edges.py): priority then definition order, first match; which edge
-types apply after a success or a failure; labelled outcomes and their fallback."""
+types apply after a success or a failure; labelled outcomes and their fallback; and ``possible``,
+the edges ``choose`` may take whatever the data."""
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
-from huf.ai.engine.flow.edges import choose
+from huf.ai.engine.flow.edges import choose, possible
 from huf.ai.engine.flow.expr import ExpressionError
 from huf.ai.engine.flow.graph import parse
 from tests.engine.flow_helpers import definition, edge, node
@@ -47,3 +50,24 @@ def test_labelled_outcomes_and_their_fallback():
 def test_an_expression_that_cannot_be_evaluated_names_its_edge():
 	with pytest.raises(ExpressionError, match="edge s-a"):
 		choose(out(edge("s", "a", "expression", condition="y > 1")), ok=True, context={})
+
+
+def test_possible_lists_what_choose_may_take_whatever_the_data():
+	edges = out(edge("s", "a", "expression", condition="x > 5", priority=2), edge("s", "b", priority=1), edge("s", "c"), edge("s", "a", "on_failure", "f1"), edge("s", "b", "on_failure", "f2"))
+	assert [e.target for e in possible(edges, ok=True)] == ["a", "b"]  # c comes after b, which always applies
+	assert [e.id for e in possible(edges, ok=False)] == ["f1"]
+	labelled = out(edge("s", "a", "expression", condition="x > 5", sourceHandle="false"), edge("s", "b", sourceHandle="false"), edge("s", "c", "on_success"))
+	assert [e.target for e in possible(labelled, ok=False, branch="false")] == ["a", "b"]
+	assert [e.target for e in possible(labelled, ok=True, branch="rejected")] == ["c"]
+	assert possible(labelled, ok=True, branch="rejected", fallback=False) == []
+
+
+@pytest.mark.parametrize("ok", [True, False])
+@pytest.mark.parametrize("branch", [None, "true", "rejected"])
+def test_whatever_choose_takes_is_possible(ok, branch):
+	kinds = [("always", None), ("on_success", None), ("on_failure", None), ("expression", None), ("expression", "true"), ("always", "true"), ("on_failure", "rejected")]
+	for combo in itertools.permutations(kinds, 3):
+		edges = out(*(edge("s", t, kind, f"e{n}", condition="x > 5", **({"sourceHandle": label} if label else {})) for n, ((kind, label), t) in enumerate(zip(combo, "abc", strict=True))))
+		for x, fallback in itertools.product((1, 9), (True, False)):
+			chosen = choose(edges, ok=ok, context={"x": x}, branch=branch, fallback=fallback)
+			assert chosen is None or chosen in possible(edges, ok=ok, branch=branch, fallback=fallback), combo

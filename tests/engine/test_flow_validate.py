@@ -149,3 +149,112 @@ def test_a_tool_that_asks_first_runs_only_right_after_an_approval():
 		problems = flow(into)
 		assert [p.label for p in problems] == ["Delete lead"], into
 		assert "marked to ask a person before it runs; put a Human approval step right before this step" in problems[0].message
+
+
+def step(node_id: str, label: str | None = None) -> dict:
+	return node(node_id, "transform", label or node_id.upper(), mode="template", template="x", key=node_id)
+
+
+CLOSED = "These steps go round in a circle that a run can never leave: {}. Give one of the edges between them a condition, add an edge out of the circle with a higher priority than the edges that always apply, or repeat them with a loop step."
+ITSELF = "This step leads back to itself and a run can never leave it: {}. Give that edge a condition, add an edge to another step with a higher priority than the edges that always apply, or repeat it with a loop step."
+ASK = {"approval_type": "user", "users": ["boss@example.com"]}
+
+
+def circles(nodes: list[dict], edges: list[dict], **extra) -> list[Problem]:
+	return [p for p in validate(definition(nodes, edges, **extra), Known()) if "circle" in p.message or "back to itself" in p.message]
+
+
+@pytest.mark.parametrize(
+	("nodes", "edges", "expected"),
+	[
+		([step("a")], [edge("a", "a")], [Problem("a", "A", ITSELF.format("'A' (a)"))]),
+		([step("s"), step("a"), step("b")], [edge("s", "a"), edge("a", "b", "on_success"), edge("b", "a")], [Problem("a", "A", CLOSED.format("'A' (a), 'B' (b)"))]),
+		(
+			[step("s"), step("c"), step("b"), step("a", "a")],  # listed out of order: the outline goes s, a, b, c
+			[edge("s", "a"), edge("a", "b"), edge("b", "c"), edge("c", "a")],
+			[Problem("a", "a", CLOSED.format("'a', 'B' (b), 'C' (c)"))],
+		),
+		(  # the way out is tried after an edge that always applies, so it is never taken
+			[step("a"), step("b"), node("out", "end")],
+			[edge("a", "out", priority=0), edge("a", "b", priority=5), edge("b", "a")],
+			[Problem("a", "A", CLOSED.format("'A' (a), 'B' (b)"))],
+		),
+		(  # the same, the way out a condition that comes too late
+			[step("a"), node("out", "end")],
+			[edge("a", "a"), edge("a", "out", "expression", condition="trigger.done")],
+			[Problem("a", "A", ITSELF.format("'A' (a)"))],
+		),
+		(  # both of a loop's ways lead back into the circle: the loop starts over, for ever
+			[node("each", "loop", "Each", items="trigger.items", max_iterations=5), step("a"), step("b")],
+			[edge("each", "a", sourceHandle="body"), edge("each", "b", sourceHandle="done"), edge("a", "each"), edge("b", "each")],
+			[Problem("each", "Each", CLOSED.format("'Each' (each), 'A' (a), 'B' (b)"))],
+		),
+		(  # approved or rejected, the run comes back; with no timeout edge nothing else can happen
+			[node("ask", "human.approval", "Ask", **ASK), step("fix")],
+			[edge("ask", "fix", meta={"outcome": "approved"}), edge("ask", "fix", "always", "rejected", meta={"outcome": "rejected"}), edge("fix", "ask")],
+			[Problem("ask", "Ask", CLOSED.format("'Ask' (ask), 'FIX' (fix)"))],
+		),
+		(  # a step with a default goes on after a failure as after a success: its on_failure edge is never taken
+			[node("a", "transform", "A", mode="template", template="x", key="a", default="y"), step("b"), node("out", "end")],
+			[edge("a", "b"), edge("a", "out", "on_failure"), edge("b", "a")],
+			[Problem("a", "A", CLOSED.format("'A' (a), 'B' (b)"))],
+		),
+		(  # a condition's false way, the only other one, leads back too
+			[node("hot", "condition", "Hot?", expression="trigger.score > 5"), step("a")],
+			[edge("hot", "a", sourceHandle="true"), edge("hot", "a", "always", "hot-a-false", sourceHandle="false"), edge("a", "hot")],
+			[Problem("hot", "Hot?", CLOSED.format("'Hot?' (hot), 'A' (a)"))],
+		),
+		(  # two circles, each its own problem, in outline order; the edge between them is the first's way out
+			[step("a"), step("b"), step("c"), step("d")],
+			[edge("c", "d"), edge("d", "c"), edge("a", "b", "always", "a-b", priority=1), edge("b", "a"), edge("a", "c")],
+			[Problem("a", "A", CLOSED.format("'A' (a), 'B' (b)")), Problem("c", "C", CLOSED.format("'C' (c), 'D' (d)"))],
+		),
+	],
+	ids=["itself", "two steps", "three steps", "way out shadowed", "condition shadowed", "loop without a way out", "approval both ways", "default", "condition both ways", "two circles"],
+)
+def test_a_circle_a_run_can_never_leave_is_refused_naming_its_steps(nodes, edges, expected):
+	assert circles(nodes, edges) == expected
+
+
+@pytest.mark.parametrize(
+	("nodes", "edges"),
+	[
+		([step("a"), step("b"), node("out", "end")], [edge("a", "out", "expression", condition="trigger.done", priority=1), edge("a", "b"), edge("b", "a")]),
+		([step("a"), node("out", "end")], [edge("a", "out", "expression", condition="nodes.a == 'stop'"), edge("a", "a")]),
+		(
+			[node("each", "loop", "Each", items="trigger.items", max_iterations=5), step("a"), node("out", "end")],
+			[edge("each", "a", sourceHandle="body"), edge("a", "each"), edge("each", "out", sourceHandle="done")],
+		),
+		([node("each", "loop", "Each", items="trigger.items", max_iterations=5), step("a")], [edge("each", "a", sourceHandle="body"), edge("a", "each")]),
+		(
+			[node("ask", "human.approval", "Ask", **ASK), step("fix"), node("out", "end")],
+			[edge("ask", "fix", meta={"outcome": "approved"}), edge("fix", "ask"), edge("ask", "out", meta={"outcome": "rejected"})],
+		),
+		(
+			[node("ask", "human.approval", "Ask", timeout_seconds=60, **ASK), step("fix"), node("out", "end")],
+			[edge("ask", "fix"), edge("fix", "ask"), edge("ask", "out", sourceHandle="timeout")],
+		),
+		([step("a"), step("b"), node("out", "end")], [edge("a", "b"), edge("b", "a"), edge("b", "out", "on_failure")]),
+		([node("hot", "condition", "Hot?", expression="trigger.score > 5"), step("a"), node("out", "end")], [edge("hot", "a", sourceHandle="true"), edge("a", "hot"), edge("hot", "out", sourceHandle="false")]),
+		([node("hot", "condition", "Hot?", expression="trigger.score > 5"), step("a"), node("out", "end")], [edge("hot", "a"), edge("a", "hot"), edge("hot", "out", "on_failure")]),
+		([node("pick", "router.llm", "Pick", prompt="Again?"), step("a"), node("out", "end")], [edge("pick", "a"), edge("a", "pick"), edge("pick", "out", priority=-1)]),
+		([step("a"), node("done", "end", "Done")], [edge("a", "done"), edge("done", "a", "on_failure")]),
+		([step("a"), step("b")], [edge("a", "b"), edge("b", "a"), edge("b", "ghost", priority=1)]),  # the missing step is its own problem
+		([step("a"), node("b", "end")], [edge("a", "b", "always", "a-b", priority=1), edge("a", "a")]),  # a's way back to itself is never taken
+	],
+	ids=[
+		"condition out", "condition out of itself", "loop done", "loop without done", "approval rejected", "approval timeout", "on_failure out",
+		"condition false", "condition fails", "router", "end", "missing step", "shadowed way back",
+	],
+)
+def test_a_circle_a_condition_or_a_choice_can_leave_is_allowed(nodes, edges):
+	assert circles(nodes, edges) == []
+
+
+def test_in_agentic_mode_the_orchestrator_may_take_any_way_out():
+	nodes, edges = [step("a"), step("b"), node("out", "end")], [edge("a", "b", priority=1), edge("a", "out"), edge("b", "a")]
+	assert circles(nodes, edges, mode="Agentic") == []
+	assert circles(nodes, edges) == [Problem("a", "A", CLOSED.format("'A' (a), 'B' (b)"))]
+	approval = [node("ask", "human.approval", "Ask", **ASK), step("fix"), node("out", "end")]
+	both = [edge("ask", "fix", meta={"outcome": "approved"}), edge("ask", "fix", "always", "ask-fix-r", meta={"outcome": "rejected"}), edge("ask", "out", "always", "never"), edge("fix", "ask")]
+	assert [p.node_id for p in circles(approval, both, mode="Agentic")] == ["ask"]  # an approval routes itself, even in Agentic mode

@@ -150,8 +150,9 @@ def test_an_edited_flow_runs_its_pinned_version(running):
 def test_max_hops_and_other_users(running):
 	flow = save(
 		"huf-test-circle",
-		[node("a", "transform", mode="template", template="x", key="a"), node("b", "transform", mode="template", template="y", key="b")],
-		[edge("a", "b"), edge("b", "a")],
+		[node("a", "transform", mode="template", template="x", key="a"), node("b", "transform", mode="template", template="y", key="b"), node("out", "end")],
+		# the way out is a condition that never holds (a circle with no way out at all is refused on save)
+		[edge("a", "b"), edge("b", "out", "expression", condition="nodes.b.b == 'stop'", priority=1), edge("b", "a")],
 		max_hops=5,
 	)
 	name = start(flow)

@@ -86,6 +86,26 @@ function entryOf(definition: Definition, nodes: RawNode[]): string | undefined {
 	return nodes[0] ? text(nodes[0].id) : undefined;
 }
 
+/** The ids of `ids` in the outline's order: breadth first from `entry` along `next` (a step's ways
+ * on, in the order the engine tries them), then from each step not yet met, in the order written.
+ * The server names a flow's problems in this order too (engine/flow/circles.py `outline`). */
+export function outlineOrder(entry: string | null | undefined, ids: string[], next: (id: string) => string[]): string[] {
+	const known = new Set(ids);
+	const order: string[] = [];
+	const seen = new Set<string>();
+	for (const start of [entry, ...ids]) {
+		const pending = start === null || start === undefined ? [] : [start];
+		while (pending.length) {
+			const id = pending.shift() as string;
+			if (seen.has(id) || !known.has(id)) continue;
+			seen.add(id);
+			order.push(id);
+			pending.push(...next(id));
+		}
+	}
+	return order;
+}
+
 /** The steps in the order a run meets them: from the first step along the connections (highest
  * priority first, as the engine tries them), then any step nothing leads to. */
 export function outline(definition: Definition): OutlineStep[] {
@@ -98,21 +118,7 @@ export function outline(definition: Definition): OutlineStep[] {
 			.filter(({ edge }) => text(edge.source) === id)
 			.sort((a, b) => Number(b.edge.priority ?? 0) - Number(a.edge.priority ?? 0) || a.order - b.order)
 			.map(({ edge }) => edge);
-	const order: string[] = [];
-	const seen = new Set<string>();
-	const queue = [entryOf(definition, nodes), ...nodes.map((node) => text(node.id))].filter((id): id is string => Boolean(id));
-	// Breadth first from the entry; the remaining ids follow in the order they were written.
-	const visit = (start: string) => {
-		const pending = [start];
-		while (pending.length) {
-			const id = pending.shift() as string;
-			if (seen.has(id) || !byId.has(id)) continue;
-			seen.add(id);
-			order.push(id);
-			pending.push(...leaving(id).map((edge) => text(edge.target)));
-		}
-	};
-	for (const id of queue) visit(id);
+	const order = outlineOrder(entryOf(definition, nodes), [...byId.keys()], (id) => leaving(id).map((edge) => text(edge.target)));
 	return order.map((id) => {
 		const node = byId.get(id) as RawNode;
 		const type = text(node.type);

@@ -6,7 +6,9 @@
 - An edge labelled with an outcome (``meta.outcome`` or React Flow's ``sourceHandle``) is taken
   only when the node reports that outcome (``approved``/``rejected``/``timeout`` from
   ``human.approval``, ``true``/``false`` from ``condition``); unlabelled edges are the fallback
-  unless the caller says there is none (a rejection)."""
+  unless the caller says there is none (a rejection).
+
+``possible`` is ``choose`` without the run's data, for the save check (``circles.py``)."""
 
 from __future__ import annotations
 
@@ -40,3 +42,25 @@ def choose(edges: list[Edge], *, ok: bool, context: dict, branch: str | None = N
 		if edge.outcome is None and _passes(edge, ok, context):
 			return edge
 	return None
+
+
+def possible(edges: list[Edge], *, ok: bool, branch: str | None = None, fallback: bool = True) -> list[Edge]:
+	"""Every edge ``choose`` may return with these arguments, whatever the run's data: an expression
+	edge may match or not; the first edge that matches whatever the data ends the list."""
+	found = []
+	if branch is not None:
+		for edge in edges:
+			if edge.outcome == branch:
+				found.append(edge)
+				if edge.type != "expression":
+					return found
+		if not fallback:
+			return found
+	for edge in edges:
+		if edge.outcome is not None:
+			continue
+		if ok and edge.type == "expression":
+			found.append(edge)
+		elif _passes(edge, ok, {}):  # no condition is evaluated here: only an expression has one
+			return [*found, edge]
+	return found

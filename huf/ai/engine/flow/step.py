@@ -11,7 +11,10 @@ Routing after a success: a node that chose itself (``router.llm``'s edge, ``loop
 goes there; in Agentic mode the orchestrator picks among the candidate edges when there are two
 or more (not after ``loop``, ``human.approval``, ``router.llm`` or ``end``); otherwise
 ``edges.choose``. A node with no edges leaving it ends the run successfully; edges that all fail
-to match fail it. ``resume`` goes on from a waiting ``human.approval`` with a decision."""
+to match fail it. ``resume`` goes on from a waiting ``human.approval`` with a decision.
+
+``onward`` is this routing without the run's data: where a run may go after a node, for the save
+check (``circles.py``)."""
 
 from __future__ import annotations
 
@@ -20,7 +23,7 @@ from typing import Any
 
 from huf.ai.engine.effects import idempotency_key
 from huf.ai.engine.flow import calls, control, orchestrator, simple
-from huf.ai.engine.flow.edges import choose
+from huf.ai.engine.flow.edges import choose, possible
 from huf.ai.engine.flow.expr import ExpressionError
 from huf.ai.engine.flow.graph import Graph, Node
 from huf.ai.engine.flow.outcome import Hop, Outcome, failed
@@ -73,7 +76,7 @@ def step(graph: Graph, state: RunState, ports: Ports) -> StepResult:
 		return StepResult("failed", state.node_id, context=state.context, error=f"The flow has no step {state.node_id!r}; it may have been removed.", loop=state.loop)
 	if state.hop_count >= state.max_hops:
 		error = (
-			f"The run stopped at {_name(node)} after {state.hop_count} steps, the most this flow allows (max_hops). "
+			f"The run stopped at {name_of(node)} after {state.hop_count} steps, the most this flow allows (max_hops). "
 			"It may be going round in circles: check the edges that lead back, or raise max_hops."
 		)
 		return StepResult("failed", node.id, context=state.context, error=error, loop=state.loop)
@@ -88,7 +91,7 @@ def step(graph: Graph, state: RunState, ports: Ports) -> StepResult:
 	return _route(graph, node, state, outcome, hop)
 
 
-def _name(node: Node) -> str:
+def name_of(node: Node) -> str:
 	return f"{node.label!r} ({node.id})" if node.label != node.id else repr(node.id)
 
 
@@ -112,7 +115,7 @@ def _failure(graph: Graph, node: Node, state: RunState, outcome: Outcome, hop: H
 	if edge is not None:
 		context = _with(state.context, node, {"error": reason}, {})
 		return StepResult("continue", node.id, edge.target, context, {"error": reason}, agent_run=outcome.agent_run, loop=hop.loop)
-	error = f"The step {_name(node)} failed: {reason}"
+	error = f"The step {name_of(node)} failed: {reason}"
 	return StepResult("failed", node.id, context=state.context, output=outcome.output, error=error, agent_run=outcome.agent_run, loop=state.loop)
 
 
@@ -126,7 +129,7 @@ def _route(graph: Graph, node: Node, state: RunState, outcome: Outcome, hop: Hop
 		return done
 	target, error = _next(graph, node, state, outcome, context, hop.ports)
 	if error:
-		done.status, done.error = "failed", f"The step {_name(node)} could not go on: {error}"
+		done.status, done.error = "failed", f"The step {name_of(node)} could not go on: {error}"
 	elif target is not None:
 		done.status, done.next_node_id = "continue", target
 	return done
@@ -164,6 +167,49 @@ def _unhandled(branch: str) -> str:
 		"rejected": "it was rejected and no edge handles a rejection (an edge with meta.outcome rejected), so the run stops here.",
 		"timeout": "no one decided in time and no edge handles that (an edge with meta.outcome timeout).",
 	}[branch]
+
+
+# What a node may report, as (ok, branch, fallback) for ``choose``: a condition true or false, an
+# approval's three decisions (``resume``); any other node (and a failure with a default) a success.
+SUCCESS = ((True, None, True),)
+REPORTS = {
+	"condition": ((True, "true", True), (False, "false", True)),
+	"human.approval": ((True, "approved", True), (True, "rejected", False), (True, "timeout", False)),
+}
+
+
+def onward(graph: Graph, node: Node, agentic: bool) -> tuple[set[str], bool]:
+	"""Where a run may go after ``node``, whatever its data, as ``step`` and ``resume`` route it: the
+	ids of the next nodes, and whether the run may end there successfully. Retries stay on the node;
+	a failure that nothing handles fails the run, which is neither."""
+	edges = graph.outgoing(node.id)
+	if node.type == "loop":
+		done = control.branch_target(graph, node, "done")
+		ways, ends = {control.branch_target(graph, node, "body"), done} - {None}, done is None
+	elif node.type == "end":
+		ways, ends = set(), True
+	elif node.type == "router.llm":
+		ways, ends = {edge.target for edge in orchestrator.candidates(graph, node)}, False
+	else:
+		ways, ends = _onward(graph, node, agentic, REPORTS.get(node.type, SUCCESS))
+	if "default" not in node.config:  # a failure follows its first on_failure edge
+		return ways | {edge.target for edge in possible(edges, ok=False)}, ends
+	if node.type == "loop":  # a loop given a default has no step to go to after a failure: the run fails
+		return ways, ends
+	more, also = _onward(graph, node, agentic, SUCCESS)  # a failure goes on as a success with the default
+	return ways | more, ends or also
+
+
+def _onward(graph: Graph, node: Node, agentic: bool, reports) -> tuple[set[str], bool]:
+	"""``_next`` after a node's own routing: no edges end the run; the orchestrator may take any
+	candidate; else each edge ``choose`` may take for one of ``reports``."""
+	edges = graph.outgoing(node.id)
+	if not edges:
+		return set(), True
+	candidates = orchestrator.candidates(graph, node)
+	if agentic and node.type not in SELF_ROUTED and len(candidates) > 1:
+		return {edge.target for edge in candidates}, False
+	return {edge.target for ok, branch, fallback in reports for edge in possible(edges, ok=ok, branch=branch, fallback=fallback)}, False
 
 
 def resume(graph: Graph, state: RunState, decision: dict) -> StepResult:

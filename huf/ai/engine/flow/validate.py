@@ -4,7 +4,7 @@ the flow as a whole) and a message a person who builds flows can act on.
 The graph rules of the reference: the definition's id (equal to the Flow ID: the Frappe layer
 compares them), unique node ids, edges between existing nodes, an existing entry node, only the 12
 node types and 4 edge types, expression edges with a condition (which must parse). Then each
-node's own settings (``checks.py``)."""
+node's own settings (``checks.py``), then circles a run could never leave (``circles.py``)."""
 
 from __future__ import annotations
 
@@ -12,9 +12,10 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Protocol
 
-from huf.ai.engine.flow import checks
+from huf.ai.engine.flow import checks, circles
 from huf.ai.engine.flow.expr import ExpressionError, check
 from huf.ai.engine.flow.graph import EDGE_TYPES, NODE_TYPES, Edge, Graph, parse
+from huf.ai.engine.flow.step import name_of
 
 
 @dataclass(frozen=True)
@@ -42,7 +43,7 @@ def validate(definition: dict, known: Known) -> list[Problem]:
 	for node in graph.nodes.values():
 		if node.type in NODE_TYPES:
 			problems += [Problem(node.id, node.label, message) for message in checks.node_problems(graph, node, known)]
-	return problems
+	return problems + [_circle(graph, ids) for ids in circles.closed(graph, definition.get("mode") == "Agentic")]
 
 
 def _flow(definition: dict, graph: Graph) -> list[Problem]:
@@ -88,3 +89,19 @@ def _edge(graph: Graph, edge: Edge) -> list[Problem]:
 		except ExpressionError as error:
 			problems.append(Problem(*where, f"The condition of edge {edge.id} cannot be used: {error}"))
 	return problems
+
+
+def _circle(graph: Graph, ids: list[str]) -> Problem:
+	"""A circle a run can never leave, on its first step in outline order."""
+	first, steps = graph.nodes[ids[0]], ", ".join(name_of(graph.nodes[node_id]) for node_id in ids)
+	if len(ids) == 1:
+		message = (
+			f"This step leads back to itself and a run can never leave it: {steps}. Give that edge a condition, "
+			"add an edge to another step with a higher priority than the edges that always apply, or repeat it with a loop step."
+		)
+	else:
+		message = (
+			f"These steps go round in a circle that a run can never leave: {steps}. Give one of the edges between them a condition, "
+			"add an edge out of the circle with a higher priority than the edges that always apply, or repeat them with a loop step."
+		)
+	return Problem(first.id, first.label, message)

@@ -165,6 +165,97 @@ describe("checkFlow", () => {
 	});
 });
 
+describe("circles a run can never leave", () => {
+	// The server's cases (tests/engine/test_flow_validate.py), with its words.
+	const step = (id: string, label = id.toUpperCase()): RawNode => ({ id, type: "transform", data: { label, config: { mode: "template", template: "x", key: id } } });
+	const labelled = (id: string, type: string, label: string, config: Record<string, unknown> = {}): RawNode => ({ id, type, data: { label, config } });
+	const closed = (steps: string) =>
+		`These steps go round in a circle that a run can never leave: ${steps}. Give one of the edges between them a condition, add an edge out of the circle with a higher priority than the edges that always apply, or repeat them with a loop step.`;
+	const itself = (steps: string) =>
+		`This step leads back to itself and a run can never leave it: ${steps}. Give that edge a condition, add an edge to another step with a higher priority than the edges that always apply, or repeat it with a loop step.`;
+	const ask = { approval_type: "user", users: ["boss@example.com"] };
+	const each = labelled("each", "loop", "Each", { items: "trigger.items", max_iterations: 5 });
+	const hot = labelled("hot", "condition", "Hot?", { expression: "trigger.score > 5" });
+	const out = node("out", "end");
+	const circles = (nodes: RawNode[], edges: RawEdge[], extra: Record<string, unknown> = {}) =>
+		checkFlow({ id: "flow", nodes, edges, ...extra }, KNOWN).filter((problem) => problem.message.includes("circle") || problem.message.includes("back to itself"));
+
+	it.each<[string, RawNode[], RawEdge[], Problem[]]>([
+		["itself", [step("a")], [edge("a", "a")], [{ nodeId: "a", message: itself("'A' (a)") }]],
+		["two steps", [step("s"), step("a"), step("b")], [edge("s", "a"), edge("a", "b", "on_success"), edge("b", "a")], [{ nodeId: "a", message: closed("'A' (a), 'B' (b)") }]],
+		["three steps", [step("s"), step("c"), step("b"), step("a", "a")], [edge("s", "a"), edge("a", "b"), edge("b", "c"), edge("c", "a")], [{ nodeId: "a", message: closed("'a', 'B' (b), 'C' (c)") }]],
+		["way out shadowed", [step("a"), step("b"), out], [edge("a", "out", "always", { priority: 0 }), edge("a", "b", "always", { priority: 5 }), edge("b", "a")], [{ nodeId: "a", message: closed("'A' (a), 'B' (b)") }]],
+		["condition shadowed", [step("a"), out], [edge("a", "a"), edge("a", "out", "expression", { condition: "trigger.done" })], [{ nodeId: "a", message: itself("'A' (a)") }]],
+		[
+			"loop without a way out",
+			[each, step("a"), step("b")],
+			[edge("each", "a", "always", { sourceHandle: "body" }), edge("each", "b", "always", { sourceHandle: "done" }), edge("a", "each"), edge("b", "each")],
+			[{ nodeId: "each", message: closed("'Each' (each), 'A' (a), 'B' (b)") }],
+		],
+		[
+			"approval both ways",
+			[labelled("ask", "human.approval", "Ask", ask), step("fix")],
+			[edge("ask", "fix", "always", { meta: { outcome: "approved" } }), { ...edge("ask", "fix", "always", { meta: { outcome: "rejected" } }), id: "rejected" }, edge("fix", "ask")],
+			[{ nodeId: "ask", message: closed("'Ask' (ask), 'FIX' (fix)") }],
+		],
+		[
+			"default",
+			[labelled("a", "transform", "A", { mode: "template", template: "x", key: "a", default: "y" }), step("b"), out],
+			[edge("a", "b"), edge("a", "out", "on_failure"), edge("b", "a")],
+			[{ nodeId: "a", message: closed("'A' (a), 'B' (b)") }],
+		],
+		[
+			"condition both ways",
+			[hot, step("a")],
+			[edge("hot", "a", "always", { sourceHandle: "true" }), { ...edge("hot", "a", "always", { sourceHandle: "false" }), id: "hot-a-false" }, edge("a", "hot")],
+			[{ nodeId: "hot", message: closed("'Hot?' (hot), 'A' (a)") }],
+		],
+		[
+			"two circles",
+			[step("a"), step("b"), step("c"), step("d")],
+			[edge("c", "d"), edge("d", "c"), edge("a", "b", "always", { priority: 1 }), edge("b", "a"), edge("a", "c")],
+			[
+				{ nodeId: "a", message: closed("'A' (a), 'B' (b)") },
+				{ nodeId: "c", message: closed("'C' (c), 'D' (d)") },
+			],
+		],
+	])("refuses %s, naming its steps as the server does", (_name, nodes, edges, expected) => {
+		expect(circles(nodes, edges)).toEqual(expected);
+	});
+
+	it.each<[string, RawNode[], RawEdge[]]>([
+		["condition out", [step("a"), step("b"), out], [edge("a", "out", "expression", { condition: "trigger.done", priority: 1 }), edge("a", "b"), edge("b", "a")]],
+		["condition out of itself", [step("a"), out], [edge("a", "out", "expression", { condition: "nodes.a == 'stop'" }), edge("a", "a")]],
+		["loop done", [each, step("a"), out], [edge("each", "a", "always", { sourceHandle: "body" }), edge("a", "each"), edge("each", "out", "always", { sourceHandle: "done" })]],
+		["loop without done", [each, step("a")], [edge("each", "a", "always", { sourceHandle: "body" }), edge("a", "each")]],
+		["approval rejected", [labelled("ask", "human.approval", "Ask", ask), step("fix"), out], [edge("ask", "fix", "always", { meta: { outcome: "approved" } }), edge("fix", "ask"), edge("ask", "out", "always", { meta: { outcome: "rejected" } })]],
+		["approval timeout", [labelled("ask", "human.approval", "Ask", { ...ask, timeout_seconds: 60 }), step("fix"), out], [edge("ask", "fix"), edge("fix", "ask"), edge("ask", "out", "always", { sourceHandle: "timeout" })]],
+		["on_failure out", [step("a"), step("b"), out], [edge("a", "b"), edge("b", "a"), edge("b", "out", "on_failure")]],
+		["condition false", [hot, step("a"), out], [edge("hot", "a", "always", { sourceHandle: "true" }), edge("a", "hot"), edge("hot", "out", "always", { sourceHandle: "false" })]],
+		["condition fails", [hot, step("a"), out], [edge("hot", "a"), edge("a", "hot"), edge("hot", "out", "on_failure")]],
+		["router", [labelled("pick", "router.llm", "Pick", { prompt: "Again?" }), step("a"), out], [edge("pick", "a"), edge("a", "pick"), edge("pick", "out", "always", { priority: -1 })]],
+		["end", [step("a"), labelled("done", "end", "Done")], [edge("a", "done"), edge("done", "a", "on_failure")]],
+		["missing step", [step("a"), step("b")], [edge("a", "b"), edge("b", "a"), edge("b", "ghost", "always", { priority: 1 })]],
+		["shadowed way back", [step("a"), node("b", "end")], [edge("a", "b", "always", { priority: 1 }), edge("a", "a")]],
+	])("allows %s: a condition or a choice can leave it", (_name, nodes, edges) => {
+		expect(circles(nodes, edges)).toEqual([]);
+	});
+
+	it("lets the orchestrator take any way out in Agentic mode, but not after an approval", () => {
+		const nodes = [step("a"), step("b"), out];
+		const edges = [edge("a", "b", "always", { priority: 1 }), edge("a", "out"), edge("b", "a")];
+		expect(circles(nodes, edges, { mode: "Agentic" })).toEqual([]);
+		expect(circles(nodes, edges)).toEqual([{ nodeId: "a", message: closed("'A' (a), 'B' (b)") }]);
+		const both = [
+			edge("ask", "fix", "always", { meta: { outcome: "approved" } }),
+			{ ...edge("ask", "fix", "always", { meta: { outcome: "rejected" } }), id: "ask-fix-r" },
+			{ ...edge("ask", "out"), id: "never" },
+			edge("fix", "ask"),
+		];
+		expect(circles([labelled("ask", "human.approval", "Ask", ask), step("fix"), out], both, { mode: "Agentic" }).map((problem) => problem.nodeId)).toEqual(["ask"]);
+	});
+});
+
 describe("problemsFor", () => {
 	it("groups a step's problems by setting and leaves its connections' problems out", () => {
 		const problems: Problem[] = [

@@ -1,12 +1,13 @@
 // A flow checked as you build it, with the rules and words of the server's check on save
-// (huf/ai/engine/flow/validate.py, checks.py, graph.py `parse`, control.py `branch_target`): the
-// graph rules, then each step's own settings. Each problem names its step (and its connection, for
+// (huf/ai/engine/flow/validate.py, checks.py, circles.py, graph.py `parse`, control.py
+// `branch_target`, step.py `onward`, edges.py `possible`): the graph rules, then each step's own
+// settings, then circles a run could never leave. Each problem names its step (and its connection, for
 // an edge's problem) and the setting it is about, so the builder can show it next to the field.
 // The flow's "id" is not checked: the page always sets it.
 import { EDGE_TYPES } from "./catalog";
 import { checkExpression, isPath, placeholders } from "./expr";
 import { grouped, isRecord, pyRepr, pyStr, pyStrip, truthy } from "./python";
-import type { Definition } from "../rules";
+import { outlineOrder, type Definition } from "../rules";
 
 /** What exists on the site; null while it is loading (existence is not checked then). */
 export type Known = { agents: Set<string> | null; tools: Map<string, { asksFirst: boolean }> | null };
@@ -22,9 +23,9 @@ const USER_TYPES = ["user", "users"];
 const ROLE_TYPES = ["role", "roles"];
 const MAX_ITERATIONS = 10_000;
 
-type Node = { id: string; type: string; config: Record<string, unknown> };
+type Node = { id: string; type: string; label: string; config: Record<string, unknown> };
 type Edge = { id: string; source: string; target: string; type: string; priority: number; condition: string | null; outcome: string | null; order: number };
-type Graph = { nodes: Map<string, Node>; edges: Edge[]; entry: string | null };
+type Graph = { nodes: Map<string, Node>; edges: Edge[]; entry: string | null; agentic: boolean };
 /** A step's problem before its node id is added: the words and the setting they are about. */
 type Found = { message: string; field?: string };
 
@@ -46,7 +47,8 @@ function parse(definition: Definition): Graph {
 	const parsed = list(definition.nodes).map((raw): Node => {
 		const data = isRecord(raw.data) ? raw.data : {};
 		const config = isRecord(data.config) ? data.config : isRecord(raw.config) ? raw.config : {};
-		return { id: text(raw.id), type: text(raw.type), config };
+		const id = text(raw.id);
+		return { id, type: text(raw.type), label: text(truthy(data.label) ? data.label : raw.label) || id, config };
 	});
 	const nodes = new Map(parsed.map((node) => [node.id, node])); // a repeated id keeps its first place and its last node
 	const edges = list(definition.edges).map((raw, order): Edge => {
@@ -66,7 +68,7 @@ function parse(definition: Definition): Graph {
 	});
 	const triggers = parsed.filter((node) => node.type.startsWith("trigger."));
 	const entry = truthy(definition.entry) ? text(definition.entry) : triggers.length === 1 ? (triggers[0] as Node).id : (parsed[0]?.id ?? null);
-	return { nodes, edges, entry };
+	return { nodes, edges, entry, agentic: definition.mode === "Agentic" };
 }
 
 /** The edges leaving a step, highest priority first, then in the order they were written. */
@@ -225,15 +227,20 @@ function transform(node: Node): Found[] {
 	});
 }
 
+/** control.py `branch_target`: a loop's body or done step, named in its settings, else by the edge labelled so. */
+function branchTarget(graph: Graph, node: Node, branch: string): string | null {
+	if (truthy(node.config[branch])) return pyStr(node.config[branch]);
+	return outgoing(graph, node.id).find((edge) => edge.outcome === branch)?.target ?? null;
+}
+
 function loop(node: Node, graph: Graph): Found[] {
 	const config = node.config;
 	const found = expression(config.items, "list to go through (items)", "trigger.leads", "items");
 	const limit = config.max_iterations;
 	if (!(isWhole(limit) && limit > 0 && limit <= MAX_ITERATIONS)) found.push({ field: "max_iterations", message: `Its max_iterations must be a whole number from 1 to ${grouped(MAX_ITERATIONS)}.` });
 	for (const branch of ["body", "done"]) {
-		// control.py `branch_target`: the step named in the settings, else the edge labelled so.
 		const set = truthy(config[branch]);
-		const target = set ? pyStr(config[branch]) : (outgoing(graph, node.id).find((edge) => edge.outcome === branch)?.target ?? null);
+		const target = branchTarget(graph, node, branch);
 		if (target === null && branch === "body") found.push({ message: "It has no body step; connect an edge labelled body (or set body) to the first step to repeat." });
 		else if (target !== null && !graph.nodes.has(target)) found.push({ ...(set ? { field: branch } : {}), message: `Its ${branch} step ${pyRepr(target)} does not exist; choose a node of this flow.` });
 	}
@@ -255,6 +262,138 @@ const CHECKS = new Map<string, (node: Node, graph: Graph, known: Known) => Found
 	["loop", loop],
 ]);
 
+/** What a step may report, as [ok, branch, fallback] for edges.py `choose` (step.py `REPORTS`). */
+type Report = [ok: boolean, branch: string | null, fallback: boolean];
+const SUCCESS: Report[] = [[true, null, true]];
+const REPORTS = new Map<string, Report[]>([
+	["condition", [[true, "true", true], [false, "false", true]]],
+	["human.approval", [[true, "approved", true], [true, "rejected", false], [true, "timeout", false]]],
+]);
+const SELF_ROUTED = ["loop", "human.approval", "router.llm", "end"];
+
+/** edges.py `possible`: every edge `choose` may take, whatever the run's data. */
+function possible(edges: Edge[], [ok, branch, fallback]: Report): Edge[] {
+	const found: Edge[] = [];
+	if (branch !== null) {
+		for (const edge of edges.filter((edge) => edge.outcome === branch)) {
+			found.push(edge);
+			if (edge.type !== "expression") return found;
+		}
+		if (!fallback) return found;
+	}
+	for (const edge of edges.filter((edge) => edge.outcome === null)) {
+		if (ok && edge.type === "expression") found.push(edge);
+		else if (ok ? edge.type === "always" || edge.type === "on_success" : edge.type === "on_failure") return [...found, edge];
+	}
+	return found;
+}
+
+/** A step's ways on: the steps a run may go to next, and whether it may end there. */
+type Ways = { to: Set<string>; ends: boolean };
+
+/** step.py `_onward`: no edges end the run; the orchestrator may take any candidate; else what `choose` may take. */
+function routed(graph: Graph, node: Node, reports: Report[]): Ways {
+	const edges = outgoing(graph, node.id);
+	if (!edges.length) return { to: new Set(), ends: true };
+	const candidates = edges.filter((edge) => edge.type !== "on_failure");
+	const taken = graph.agentic && !SELF_ROUTED.includes(node.type) && candidates.length > 1 ? candidates : reports.flatMap((report) => possible(edges, report));
+	return { to: new Set(taken.map((edge) => edge.target)), ends: false };
+}
+
+/** step.py `onward`: where a run may go after a step, whatever its data. */
+function onward(graph: Graph, node: Node): Ways {
+	const edges = outgoing(graph, node.id);
+	let ways: Ways;
+	if (node.type === "loop") {
+		const done = branchTarget(graph, node, "done");
+		const body = branchTarget(graph, node, "body");
+		ways = { to: new Set([body, done].filter((id): id is string => id !== null)), ends: done === null };
+	} else if (node.type === "end") ways = { to: new Set(), ends: true };
+	else if (node.type === "router.llm") ways = { to: new Set(edges.filter((edge) => edge.type !== "on_failure").map((edge) => edge.target)), ends: false };
+	else ways = routed(graph, node, REPORTS.get(node.type) ?? SUCCESS);
+	if (!("default" in node.config)) return { to: new Set([...ways.to, ...possible(edges, [false, null, true]).map((edge) => edge.target)]), ends: ways.ends };
+	if (node.type === "loop") return ways;
+	const more = routed(graph, node, SUCCESS);
+	return { to: new Set([...ways.to, ...more.to]), ends: ways.ends || more.ends };
+}
+
+/** circles.py `components`: the strongly connected components of `ways` (Kosaraju's). */
+function components(ids: string[], ways: Map<string, string[]>): string[][] {
+	const finished: string[] = [];
+	const seen = new Set<string>();
+	for (const root of ids) {
+		if (seen.has(root)) continue;
+		seen.add(root);
+		const stack = [{ id: root, next: 0 }];
+		while (stack.length) {
+			const top = stack[stack.length - 1] as { id: string; next: number };
+			const out = ways.get(top.id) ?? [];
+			while (top.next < out.length && seen.has(out[top.next] as string)) top.next++;
+			const following = out[top.next];
+			if (following === undefined) {
+				stack.pop();
+				finished.push(top.id);
+			} else {
+				seen.add(following);
+				stack.push({ id: following, next: 0 });
+			}
+		}
+	}
+	const back = new Map<string, string[]>(ids.map((id) => [id, []]));
+	for (const id of ids) for (const to of ways.get(id) ?? []) back.get(to)?.push(id);
+	const groups: string[][] = [];
+	const placed = new Set<string>();
+	for (const root of finished.reverse()) {
+		if (placed.has(root)) continue;
+		placed.add(root);
+		const group: string[] = [];
+		const pending = [root];
+		while (pending.length) {
+			const id = pending.pop() as string;
+			group.push(id);
+			for (const source of back.get(id) ?? []) {
+				if (!placed.has(source)) {
+					placed.add(source);
+					pending.push(source);
+				}
+			}
+		}
+		groups.push(group);
+	}
+	return groups;
+}
+
+/** step.py `name_of`: a step as the server's messages name it. */
+function nameOf(node: Node): string {
+	return node.label !== node.id ? `${pyRepr(node.label)} (${node.id})` : pyRepr(node.id);
+}
+
+/** circles.py `closed` and validate.py `_circle`: each circle a run can never leave, on its first step in outline order. */
+function circleProblems(graph: Graph): Problem[] {
+	const ids = [...graph.nodes.keys()];
+	const ways = new Map(ids.map((id) => [id, onward(graph, graph.nodes.get(id) as Node)]));
+	const way = (id: string) => ways.get(id) as Ways;
+	const place = new Map(outlineOrder(graph.entry, ids, (id) => outgoing(graph, id).map((edge) => edge.target)).map((id, index) => [id, index]));
+	const earlier = (a: string, b: string) => (place.get(a) as number) - (place.get(b) as number);
+	const inside = new Map(ids.map((id) => [id, [...way(id).to].filter((to) => graph.nodes.has(to))]));
+	const closed = components(ids, inside).filter((group) => {
+		const members = new Set(group);
+		const circle = group.length > 1 || way(group[0] as string).to.has(group[0] as string);
+		return circle && group.every((id) => !way(id).ends && [...way(id).to].every((to) => members.has(to)));
+	});
+	return closed
+		.map((group) => group.sort(earlier))
+		.sort((a, b) => earlier(a[0] as string, b[0] as string))
+		.map((group) => {
+			const steps = group.map((id) => nameOf(graph.nodes.get(id) as Node)).join(", ");
+			const message =
+				group.length === 1
+					? `This step leads back to itself and a run can never leave it: ${steps}. Give that edge a condition, add an edge to another step with a higher priority than the edges that always apply, or repeat it with a loop step.`
+					: `These steps go round in a circle that a run can never leave: ${steps}. Give one of the edges between them a condition, add an edge out of the circle with a higher priority than the edges that always apply, or repeat them with a loop step.`;
+			return { nodeId: group[0] as string, message };
+		});
+}
+
 /** Every problem the server would report on save (but the flow's id), in the server's order. */
 export function checkFlow(definition: Definition, known: Known): Problem[] {
 	const graph = parse(definition);
@@ -263,7 +402,7 @@ export function checkFlow(definition: Definition, known: Known): Problem[] {
 		const rule = CHECKS.get(node.type);
 		if (rule) problems.push(...rule(node, graph, known).map((found) => ({ nodeId: node.id, ...found })));
 	}
-	return problems;
+	return [...problems, ...circleProblems(graph)];
 }
 
 /** A step's own problems for its settings panel: by setting, and the rest. Problems of the
