@@ -1,6 +1,8 @@
 """Context strategies: None, FIFO and Summarize."""
 
 from huf.ai.engine.context import SUMMARY_HEADING, ContextSettings, build_context
+from huf.ai.engine.messages import tool_images_message
+from huf.ai.engine.tools import ToolImage
 
 
 def conversation(n: int) -> list[dict]:
@@ -49,3 +51,21 @@ def test_summarize_never_splits_a_tool_call_group():
 	]
 	plan = build_context(history, ContextSettings("Summarize", 5, 0.8), None, lambda p: "s")
 	assert plan.messages[1]["role"] != "tool"
+
+
+def test_fifo_and_summarize_keep_a_rounds_images_with_its_tool_results_and_never_summarize_their_data():
+	images = tool_images_message([("t (call c)", [ToolImage("image/png", "iVBORw0KGgo=")])])
+	history = conversation(6) + [
+		{"role": "assistant", "content": "", "tool_calls": [{"id": "c", "type": "function", "function": {"name": "t", "arguments": "{}"}}]},
+		{"role": "tool", "tool_call_id": "c", "content": "r"},
+		images,
+		{"role": "assistant", "content": "done"},
+	]
+	for limit in (2, 3):  # the newest would start at the images or the tool result: both go
+		assert build_context(history, ContextSettings("FIFO", limit)).messages == history[-1:]
+	assert build_context(history, ContextSettings("FIFO", 4)).messages == history[-4:]
+	prompts = []
+	plan = build_context(history, ContextSettings("Summarize", 5, 0.85), None, lambda p: prompts.append(p) or "s")
+	assert plan.messages[1:] == history[-1:]
+	assert "user: Images from the tool results above" in prompts[0] and "[image]" in prompts[0]
+	assert "iVBORw0KGgo" not in prompts[0]

@@ -148,6 +148,52 @@ def test_a_filled_pdf_form_is_read_with_its_values():
 	]
 
 
+def annotations_held_indirectly(target: str) -> bytes:
+	"""A page whose /Annots entry is a reference to another object, as many real PDFs write it:
+	``list`` points to an array holding a filled text field; ``name`` to a name (not an array)."""
+	from pypdf import PdfReader, PdfWriter
+	from pypdf.generic import ArrayObject, DictionaryObject, FloatObject, NameObject, TextStringObject
+
+	writer = PdfWriter()
+	page = writer.add_page(PdfReader(io.BytesIO(pdf("Order form", "Customer:"))).pages[0])
+	field = writer._add_object(
+		DictionaryObject(
+			{
+				NameObject("/Type"): NameObject("/Annot"),
+				NameObject("/Subtype"): NameObject("/Widget"),
+				NameObject("/Rect"): ArrayObject([FloatObject(x) for x in (200, 700, 400, 720)]),
+				NameObject("/FT"): NameObject("/Tx"),
+				NameObject("/T"): TextStringObject("Customer"),
+				NameObject("/V"): TextStringObject("Grace Hopper"),
+			}
+		)
+	)
+	held = ArrayObject([field]) if target == "list" else NameObject("/NotAnArray")
+	page[NameObject("/Annots")] = writer._add_object(held)
+	if target == "list":
+		writer._root_object[NameObject("/AcroForm")] = DictionaryObject({NameObject("/Fields"): ArrayObject([field])})
+	out = io.BytesIO()
+	writer.write(out)
+	return out.getvalue()
+
+
+@pytest.mark.parametrize(
+	"target, text",
+	[
+		("list", "Order form\nCustomer:\nCustomer: Grace Hopper"),
+		("name", "Order form\nCustomer:"),  # an annotation list that is no list loses no text
+	],
+)
+def test_a_pages_annotation_list_held_as_a_reference_is_followed(target, text):
+	from pypdf import PdfReader
+	from pypdf.generic import IndirectObject
+
+	data = annotations_held_indirectly(target)
+	assert isinstance(PdfReader(io.BytesIO(data)).pages[0].get("/Annots"), IndirectObject)  # what the test is about
+	document = extract("order.pdf", data)
+	assert [(s.locator, s.text) for s in document.segments] == [("page 1", text)]
+
+
 def deck_bytes(deck) -> bytes:
 	out = io.BytesIO()
 	deck.save(out)

@@ -2,7 +2,7 @@
 through the SSRF-safe client with an allow-list that permits it.
 
 Covers the handshake, listing, calls of every result kind, argument validation before sending,
-isError, timeouts, one handshake per run, size caps, secrets, a server that dies mid-call, and
+isError, timeouts, one handshake per run, results left uncut for the loop, secrets, a server that dies mid-call, and
 Test Connection's errors in words (DNS, TLS, refused, blocked, 401, timeout, not MCP).
 """
 
@@ -133,11 +133,10 @@ def test_engine_tools_from_cached_specs_go_through_the_loops_tool_runner(served)
 		assert failed.ok is False and "reported an error" in failed.error
 
 
-def test_results_are_size_capped(served):
-	with MCPPool(Policy(allowed_hosts=POLICY.allowed_hosts, max_result_chars=1000)) as pool:
-		text = pool.call_tool(config(served), "big", {"chars": 200_000})
-	assert text.startswith("x" * 1000)
-	assert text.endswith("[truncated: the result was 200000 characters; only the first 1000 are shown]")
+def test_results_are_not_cut_by_the_pool(served):
+	"""The agent's one limit cuts them, in the loop (tests/engine/test_mcp_loop.py)."""
+	with MCPPool(POLICY) as pool:
+		assert pool.call_tool(config(served), "big", {"chars": 200_000}) == "x" * 200_000
 
 
 def test_credentials_are_sent_and_never_shown_back(served):

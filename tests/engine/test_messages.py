@@ -1,6 +1,13 @@
 """History slicing at tool-call group boundaries and repair of broken sequences."""
 
-from huf.ai.engine.messages import repair_message_sequence, safe_history_slice, safe_history_split
+from huf.ai.engine.messages import (
+	is_tool_images,
+	repair_message_sequence,
+	safe_history_slice,
+	safe_history_split,
+	tool_images_message,
+)
+from huf.ai.engine.tools import ToolImage
 
 
 def call(call_id: str, name: str = "t") -> dict:
@@ -72,3 +79,25 @@ def test_repair_does_not_mutate_its_input():
 	snapshot = [dict(m) for m in broken]
 	repair_message_sequence(broken)
 	assert broken == snapshot
+
+
+IMAGES = tool_images_message([("t (call a)", [ToolImage("image/png", "iVBORw0KGgo=")])])
+
+
+def test_a_rounds_images_stay_right_after_its_tool_results():
+	history = [{"role": "user", "content": "u1"}, assistant_calls("a"), result("a"), IMAGES, {"role": "assistant", "content": "seen"}]
+	assert is_tool_images(IMAGES) and not is_tool_images({"role": "user", "content": "u1"})
+	assert repair_message_sequence(history) == (history, [])
+	# a history never starts with them: the slice moves on past the group's tool results and images
+	assert safe_history_slice(history, 2) == history[4:]
+	assert safe_history_split(history, 3) == (history[:4], history[4:])
+
+
+def test_images_whose_tool_results_are_gone_or_that_follow_none_are_dropped():
+	unanswered = [{"role": "user", "content": "u"}, assistant_calls("a"), IMAGES]
+	assert repair_message_sequence(unanswered)[0] == [{"role": "user", "content": "u"}]
+	stray = [{"role": "user", "content": "u"}, IMAGES, {"role": "assistant", "content": "r"}]
+	repaired, notes = repair_message_sequence(stray)
+	assert repaired == [stray[0], stray[2]] and notes == ["dropped tool images that did not follow their tool results"]
+	restored = repair_message_sequence([assistant_calls("a"), IMAGES], lookup_result=lambda call_id: "from the record")[0]
+	assert restored == [assistant_calls("a"), result("a", "from the record"), IMAGES]

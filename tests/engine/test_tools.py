@@ -1,9 +1,11 @@
 """Tool calls: argument validation, unknown tools and exceptions become results the model reads."""
 
+import base64
 import json
 
 from huf.ai.engine.events import ToolCall
-from huf.ai.engine.tools import Tool, ToolError, execute_tool_call, truncate
+from huf.ai.engine.messages import MAX_IMAGE_BYTES
+from huf.ai.engine.tools import Tool, ToolError, ToolImage, ToolOutput, execute_tool_call, truncate
 
 SCHEMA = {
 	"type": "object",
@@ -72,3 +74,27 @@ def test_results_are_truncated_at_max_chars_and_say_so():
 	assert outcome.truncated and outcome.content.startswith("y" * 100)
 	assert "the result was 500 characters; only the first 100 are shown" in outcome.content
 	assert truncate("short", 0) == ("short", False)
+
+
+def test_images_a_model_cannot_take_are_notes_and_what_is_kept_is_the_text_it_read():
+	png = base64.b64encode(b"\x89PNG" + b"\0" * 66).decode()
+	huge = base64.b64encode(b"\0" * (MAX_IMAGE_BYTES + 1)).decode()
+	output = ToolOutput(["before", ToolImage("image/png", png), ToolImage("image/png", huge), ToolImage("image/svg+xml", png), ToolImage("image/png", "not base64!"), "after"])
+	tools = make_tools(lambda args: output)
+
+	seeing = execute_tool_call(ToolCall("c1", "lookup", '{"name": "x"}'), tools, 0, takes_images=lambda: True)
+	assert seeing.images == (ToolImage("image/png", png),)
+	assert seeing.content.split("\n") == [
+		"before",
+		"[image: image/png, 70 bytes; shown to you in a message after the tool results (images are not kept in the conversation history)]",
+		"[image: image/png, 5.0 MB; not shown to you: larger than the 5 MB an image may have]",
+		"[image: image/svg+xml, 70 bytes; not shown to you: models take only PNG, JPEG, GIF and WebP images]",
+		"[image: image/png, 11 bytes; not shown to you: its data is not valid base64]",
+		"after",
+	]
+	assert seeing.result == seeing.content  # kept as the model read it, without the image data
+
+	blind = run('{"name": "x"}', tools, max_chars=60)
+	assert blind.images == () and blind.truncated and blind.result == blind.content
+	assert blind.content.startswith("before\n[image: image/png, 70 bytes; not shown to you]\n[image\n[truncated: the result was 202")
+	assert str(output).split("\n")[1] == "[image: image/png, 70 bytes; not shown to you]"  # as text: what a model without vision reads

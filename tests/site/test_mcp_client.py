@@ -75,6 +75,47 @@ def test_an_agent_calls_an_mcp_tool_through_a_worker(site, llm, workers, mcp):
 	assert mcp.initializes - handshakes == 1  # one handshake for the run's three calls over two rounds
 
 
+def test_an_mcp_image_reaches_a_vision_model_once_and_only_its_note_is_stored(site, llm, mcp):
+	"""The run's next model call gets the image after the tool result; the tool call row and the
+	tool message keep the text the model read (the note, no image data), so the next run's history
+	replays the tool message and no image message. A long result is cut once, by the agent's Max
+	Context Characters, and stored as cut."""
+	server = mcp_server("huf-t-pictures", mcp.url + "/mcp", tool_namespace="pics")
+	sync_mcp_server_tools(server.name)
+	names = {tool: row.namespaced_name for tool, row in rows(server.name).items()}
+	vision = fixtures.model(fixtures.provider(llm), "gpt-4o")  # LiteLLM's model data: takes images
+	agent = fixtures.agent(llm, name="MCP Vision Agent", model=vision, max_context_chars=1000, agent_mcp_server=[{"mcp_server": server.name}])
+	llm.script(
+		tool_calls([("c1", names["picture"], "{}"), ("c2", names["big"], json.dumps({"chars": 5000}))]),
+		text("A dot."),
+		text("Still a dot."),
+	)
+	first = run_agent_sync(agent, "What is in the picture?", now=True)
+	assert first["status"] == "Success"
+	sent = llm.chat_requests[1]["body"]["messages"]
+	assert [m["role"] for m in sent] == ["system", "user", "assistant", "tool", "tool", "user"]
+	assert sent[-1]["content"][-1]["image_url"]["url"].startswith("data:image/png;base64,iVBOR")
+
+	calls = {
+		c.call_id: c
+		for c in frappe.get_all("Agent Tool Call", filters={"agent_run": first["run"]}, fields=["call_id", "tool_result"])
+	}
+	messages = {
+		m.tool_call_id: m.content
+		for m in frappe.get_all("Agent Message", filters={"agent_run": first["run"], "role": "tool"}, fields=["tool_call_id", "content"])
+	}
+	assert [json.loads(calls[c].tool_result) for c in ("c1", "c2")] == [sent[3]["content"], sent[4]["content"]]
+	assert [messages[c] for c in ("c1", "c2")] == [sent[3]["content"], sent[4]["content"]]
+	assert "[image: image/png, 70 bytes; shown to you in a message after the tool results" in messages["c1"]
+	assert "iVBOR" not in json.dumps(calls) + json.dumps(messages)
+	assert messages["c2"].endswith("[truncated: the result was 5000 characters; only the first 1000 are shown]")
+
+	run_agent_sync(agent, "And now?", conversation_id=first["conversation"], now=True)
+	replayed = llm.chat_requests[-1]["body"]["messages"]
+	assert [m["role"] for m in replayed] == ["system", "user", "assistant", "tool", "tool", "assistant", "user"]
+	assert replayed[3]["content"] == messages["c1"] and "data:image" not in json.dumps(replayed)
+
+
 def test_sync_keeps_each_rows_flags_and_turns_off_a_tool_that_went(site, mcp):
 	server = mcp_server("huf-t-sync", mcp.url + "/mcp")
 	first = sync_mcp_server_tools(server.name)

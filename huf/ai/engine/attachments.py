@@ -11,9 +11,9 @@ from dataclasses import dataclass
 
 from huf.ai.engine.knowledge.extract import READABLE, extension, extract, sha256
 from huf.ai.engine.knowledge.types import ExtractError
+from huf.ai.engine.messages import MAX_IMAGE_BYTES, image_part
 
 IMAGE_TYPES = {"png": "image/png", "jpg": "image/jpeg", "jpeg": "image/jpeg", "gif": "image/gif", "webp": "image/webp"}
-MAX_IMAGE_BYTES = 5 * 1024 * 1024
 MAX_TEXT_CHARS = 50_000
 MAX_FILES = 5
 MAX_BYTES = 10 * 1024 * 1024
@@ -74,8 +74,7 @@ def user_content(text: str, images: list[tuple[str, bytes]]) -> str | list[dict]
 
 	parts: list[dict] = [{"type": "text", "text": text}]
 	for file_name, data in images:
-		encoded = base64.b64encode(data).decode()
-		parts.append({"type": "image_url", "image_url": {"url": f"data:{IMAGE_TYPES[extension(file_name)]};base64,{encoded}"}})
+		parts.append(image_part(IMAGE_TYPES[extension(file_name)], base64.b64encode(data).decode()))
 	return parts
 
 

@@ -65,8 +65,11 @@ def render_transcript(messages: list[dict]) -> str:
 		if message.get("tool_calls"):
 			names = ", ".join(call["function"]["name"] for call in message["tool_calls"])
 			lines.append(f"assistant called tools: {names}")
-		if message.get("content"):
-			lines.append(f"{role}: {message['content']}")
+		content = message.get("content")
+		if isinstance(content, list):  # text and image parts: the images as a word, never their data
+			content = " ".join(part.get("text", "") if part.get("type") == "text" else "[image]" for part in content)
+		if content:
+			lines.append(f"{role}: {content}")
 	return "\n".join(lines)
 
 

@@ -149,6 +149,18 @@ def normalize_model_name(model: str, provider: str | None, api_base: str | None 
 	return model
 
 
+def takes_images(spec: ModelSpec) -> bool:
+	"""Whether ``spec``'s model accepts images: the spec's own word when it has one, otherwise
+	LiteLLM's model data (``supports_vision``); a model LiteLLM does not know takes none."""
+	if spec.vision is not None:
+		return spec.vision
+	try:
+		model = normalize_model_name(spec.model, spec.provider, spec.api_base)
+		return bool(load_litellm().supports_vision(model=model))
+	except Exception:  # noqa: BLE001 - unknown to LiteLLM's data: treated as a model without vision
+		return False
+
+
 # --- one turn ----------------------------------------------------------------------------------
 
 

@@ -21,6 +21,9 @@ class ModelSpec:
 	# a call to an OpenAI-compatible base then connects through safe_http (pinned.py), so the address
 	# is checked when connecting, not only before. None: LiteLLM connects by itself.
 	allowed_hosts: frozenset[str] | None = None
+	# Whether the model takes images (in tool results: see loop.py). None: LiteLLM's model data
+	# says (``llm.takes_images``); a model it does not know takes none.
+	vision: bool | None = None
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,10 @@ runs: one ``ToolApprovalEvent`` per such call, and the result says ``paused`` wi
 calls. The caller persists the decisions and calls again with ``resume`` (the same request, now
 ending with the round's assistant message): the round's calls then run in order, an approved one as
 usual, a rejected one as a result telling the model a person declined it.
+
+Images in tool results (``tools.ToolOutput``) go to a model that takes images in one ``user``
+message right after the round's tool messages (a ``tool`` message takes no images); any other
+model reads a note in the result instead. That message is part of this run's messages only.
 """
 
 from __future__ import annotations
@@ -33,8 +37,8 @@ from huf.ai.engine.events import (
 	Usage,
 	UsageEvent,
 )
-from huf.ai.engine.messages import ResultLookup, repair_message_sequence
-from huf.ai.engine.tools import Tool, ToolOutcome, execute_tool_call
+from huf.ai.engine.messages import ResultLookup, repair_message_sequence, tool_images_message
+from huf.ai.engine.tools import Tool, ToolImage, ToolOutcome, execute_tool_call
 
 CostOf = Callable[[str, Usage], float]
 ModelCall = Callable[..., llm.ModelTurn]
@@ -169,6 +173,12 @@ class _State:
 	max_context_chars: int = 0
 	should_cancel: Callable[[], bool] = lambda: False
 	can_pause: bool = True
+	vision: bool | None = None  # whether the model takes images; asked once, when a result has one
+
+	def takes_images(self) -> bool:
+		if self.vision is None:
+			self.vision = llm.takes_images(self.request.model)
+		return self.vision
 
 	def run_calls(self, calls: Sequence[ToolCall], turn: int, decisions: Mapping[str, Decision]) -> LoopResult | None:
 		"""Run one round's calls in order; or, while a call still needs a person's decision, none of
@@ -180,6 +190,7 @@ class _State:
 			result = self._result("paused", "".join(self.text))
 			result.pending = tuple(undecided)
 			return result
+		images: list[tuple[str, tuple[ToolImage, ...]]] = []
 		for call in calls:
 			if self.should_cancel():
 				raise llm.Cancelled("The run was stopped.", partial=None)
@@ -188,7 +199,7 @@ class _State:
 			if self.needs_approval(call) and not (decision and decision.approved):
 				outcome = _refused(call, decision)
 			else:
-				outcome = execute_tool_call(call, self.tools, self.max_context_chars)
+				outcome = execute_tool_call(call, self.tools, self.max_context_chars, self.takes_images)
 			self.on_event(
 				ToolResultEvent(
 					call=call,
@@ -204,6 +215,10 @@ class _State:
 				)
 			)
 			self.added.append({"role": "tool", "tool_call_id": call.id, "content": outcome.content})
+			if outcome.images:
+				images.append((f"{call.name} (call {call.id})", outcome.images))
+		if images:  # a tool message takes no images: they follow the round's results as one user message
+			self.added.append(tool_images_message(images))
 		return None
 
 	def needs_approval(self, call: ToolCall) -> bool:

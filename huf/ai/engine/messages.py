@@ -4,18 +4,56 @@ A *tool-call group* is an assistant message with ``tool_calls`` followed by the 
 answering them. Providers reject a ``tool`` message whose call is not in the assistant message just
 before it, and an assistant ``tool_calls`` entry with no answer. Slicing therefore only happens at
 group boundaries, and ``repair_message_sequence`` runs before every model call.
+
+Images in tool results: OpenAI's format takes no images in ``tool`` messages, so for a model that
+takes images the round's images follow its tool messages in one ``user`` message
+(``tool_images_message``). That message belongs to the group: it stays right after the group's
+tool messages, goes when the group goes, and a history never starts with it.
 """
 
 from __future__ import annotations
 
-from typing import Callable, Optional
+from typing import Callable, Optional, Sequence
 
 ResultLookup = Callable[[str], Optional[str]]
 
+IMAGE_MIME_TYPES = frozenset({"image/png", "image/jpeg", "image/gif", "image/webp"})  # what vision models take
+MAX_IMAGE_BYTES = 5 * 1024 * 1024
+TOOL_IMAGES = "Images from the tool results above (images are not kept in the conversation history)."
+
+
+def image_part(mime_type: str, base64_data: str) -> dict:
+	"""One image as a content part of a user message (LiteLLM passes it on in each provider's form)."""
+	return {"type": "image_url", "image_url": {"url": f"data:{mime_type};base64,{base64_data}"}}
+
+
+def tool_images_message(results: Sequence[tuple[str, Sequence]]) -> dict:
+	"""The ``user`` message carrying a round's images: ``results`` are (what gave them, e.g. the
+	tool's name, and its images, each with ``mime_type`` and base64 ``data``) in call order."""
+	parts: list[dict] = [{"type": "text", "text": TOOL_IMAGES}]
+	for source, images in results:
+		parts.append({"type": "text", "text": f"From {source}:"})
+		parts.extend(image_part(image.mime_type, image.data) for image in images)
+	return {"role": "user", "content": parts}
+
+
+def is_tool_images(message: dict) -> bool:
+	content = message.get("content")
+	return (
+		message.get("role") == "user"
+		and isinstance(content, list)
+		and bool(content)
+		and isinstance(content[0], dict)
+		and content[0].get("text") == TOOL_IMAGES
+	)
+
 
 def is_boundary(messages: list[dict], index: int) -> bool:
-	"""True when the history may start at ``index`` without splitting a tool-call group."""
-	return index >= len(messages) or messages[index].get("role") != "tool"
+	"""True when the history may start at ``index`` without splitting a tool-call group (its tool
+	messages and the images that follow them)."""
+	if index >= len(messages):
+		return True
+	return messages[index].get("role") != "tool" and not is_tool_images(messages[index])
 
 
 def safe_history_split(history: list[dict], split_index: int) -> tuple[list[dict], list[dict]]:
@@ -41,7 +79,9 @@ def repair_message_sequence(
 	- a ``tool`` message not answering a call of the assistant message before it is dropped;
 	- a second answer to the same call is dropped;
 	- an unanswered call gets its recorded result from ``lookup_result`` when there is one, and is
-	  otherwise removed from the assistant message (the message goes when nothing is left of it).
+	  otherwise removed from the assistant message (the message goes when nothing is left of it);
+	- a round's images stay right after its tool messages, and go with the group; anywhere else
+	  they are dropped.
 	"""
 	repaired: list[dict] = []
 	notes: list[str] = []
@@ -51,6 +91,9 @@ def repair_message_sequence(
 		index += 1
 		if message.get("role") == "tool":
 			notes.append(f"dropped orphaned tool result {message.get('tool_call_id')!r}")
+			continue
+		if is_tool_images(message):
+			notes.append("dropped tool images that did not follow their tool results")
 			continue
 		if message.get("role") != "assistant" or not message.get("tool_calls"):
 			repaired.append(message)
@@ -65,7 +108,14 @@ def repair_message_sequence(
 				notes.append(f"dropped unmatched tool result {call_id!r}")
 				continue
 			answers[call_id] = answer
-		repaired.extend(_close_group(message, answers, lookup_result, notes))
+		group = _close_group(message, answers, lookup_result, notes)
+		repaired.extend(group)
+		if index < len(messages) and is_tool_images(messages[index]):
+			if any(m.get("role") == "tool" for m in group):
+				repaired.append(messages[index])
+			else:
+				notes.append("dropped tool images whose tool results are gone")
+			index += 1
 	return repaired, notes
 
 

@@ -20,6 +20,7 @@ from huf.ai.engine.knowledge.extract import extract
 from huf.ai.engine.knowledge.types import KnowledgeError
 from huf.ai.engine.litellm_import import load_litellm
 from huf.ai.engine.llm_errors import scrub
+from huf.ai.engine.messages import image_part
 
 OCR_PROVIDERS = {"mistral", "azure", "azure ai", "gemini", "google", "vertex ai", "vertex_ai"}
 MISTRAL_OCR_MODEL = "mistral-ocr-latest"  # what a Mistral agent's chat model is swapped for when reading a PDF
@@ -129,8 +130,8 @@ def _vision(result: Extraction, file_name: str, data: bytes, model: llm.ModelSpe
 		raise KnowledgeError(
 			f"{file_name} is an image; reading it needs a vision model. Pass model, or run this tool from an agent."
 		)
-	url = f"data:{IMAGE_TYPES[extension(file_name)]};base64," + base64.b64encode(data).decode()
-	content = [{"type": "text", "text": VISION_PROMPT}, {"type": "image_url", "image_url": {"url": url}}]
+	image = image_part(IMAGE_TYPES[extension(file_name)], base64.b64encode(data).decode())
+	content = [{"type": "text", "text": VISION_PROMPT}, image]
 	try:
 		turn = llm.stream_turn(llm.LLMRequest(model=model, messages=[{"role": "user", "content": content}]))
 	except llm.LLMError as error:

@@ -14,6 +14,7 @@ from typing import Any, Callable, Mapping
 
 from huf.ai.engine.effects import ONCE
 from huf.ai.engine.events import ToolCall
+from huf.ai.engine.messages import IMAGE_MIME_TYPES, MAX_IMAGE_BYTES
 
 UNEXPECTED = "The tool {name} failed with an unexpected error. Its details were kept for an administrator."
 TRUNCATION_NOTE = "\n[truncated: the result was {total} characters; only the first {kept} are shown]"
@@ -60,9 +61,87 @@ class Tool:
 
 
 @dataclass(frozen=True)
+class ToolImage:
+	"""An image in a tool's result: its type and its bytes in base64 (as MCP carries them)."""
+
+	mime_type: str
+	data: str
+
+	def refusal(self) -> str | None:
+		"""Why a model that takes images still is not shown this one (None: it can be)."""
+		size = decoded_size(self.data)
+		if size is None:
+			return "not shown to you: its data is not valid base64"
+		if self.mime_type not in IMAGE_MIME_TYPES:
+			return "not shown to you: models take only PNG, JPEG, GIF and WebP images"
+		if size > MAX_IMAGE_BYTES:
+			return f"not shown to you: larger than the {MAX_IMAGE_BYTES // 1024 // 1024} MB an image may have"
+		return None
+
+	def note(self, why: str | None) -> str:
+		"""The image's line in the text: its type and size, and ``why`` it is not shown (None: shown)."""
+		where = why or "shown to you in a message after the tool results (images are not kept in the conversation history)"
+		return f"[image: {self.mime_type}, {size_words(self.data)}; {where}]"
+
+
+class ToolOutput(str):
+	"""A tool's result as text and images in order (an MCP tool's result). As a string it is the
+	text a model that takes no images reads, each image a note. ``execute_tool_call`` reads it
+	with ``render``, and keeps what the model read as the result: for these results what is stored
+	is what the model saw (images are not stored)."""
+
+	parts: tuple[str | ToolImage, ...]
+
+	def __new__(cls, parts):
+		parts = tuple(part for part in parts if part)
+		output = super().__new__(cls, _joined(parts, takes_images=False)[0])
+		output.parts = parts
+		return output
+
+	def render(self, takes_images: bool) -> tuple[str, tuple[ToolImage, ...]]:
+		"""The text the model reads and the images it is shown (none for a model that takes none)."""
+		return _joined(self.parts, takes_images)
+
+
+def _joined(parts, takes_images: bool) -> tuple[str, tuple[ToolImage, ...]]:
+	lines, shown = [], []
+	for part in parts:
+		if isinstance(part, str):
+			lines.append(part)
+			continue
+		why = part.refusal() if takes_images else "not shown to you"
+		lines.append(part.note(why))
+		if why is None:
+			shown.append(part)
+	return "\n".join(lines), tuple(shown)
+
+
+def decoded_size(data: str) -> int | None:
+	"""How many bytes base64 ``data`` holds (None when it is not base64)."""
+	import base64
+	import binascii
+
+	try:
+		return len(base64.b64decode(data, validate=True))
+	except (binascii.Error, ValueError):
+		return None
+
+
+def size_words(data: str) -> str:
+	"""The size of base64 ``data`` in words ("70 bytes", "12.0 KB", "6.1 MB")."""
+	count = decoded_size(data)
+	count = len(data) if count is None else count
+	if count < 1024:
+		return f"{count} bytes"
+	return f"{count / 1024:.1f} KB" if count < 1024 * 1024 else f"{count / 1024 / 1024:.1f} MB"
+
+
+@dataclass(frozen=True)
 class ToolOutcome:
 	"""``error`` is what the model reads; ``detail`` the full text of an unexpected failure, kept for
-	the people who run the site (it may name internals the model and the user should not see)."""
+	the people who run the site (it may name internals the model and the user should not see).
+	``images``: those the model is shown with the result (the loop sends them after the round's
+	tool messages)."""
 
 	content: str
 	ok: bool
@@ -71,12 +150,16 @@ class ToolOutcome:
 	truncated: bool
 	duration_ms: float
 	detail: str | None = None
+	images: tuple[ToolImage, ...] = ()
 
 
-def execute_tool_call(call: ToolCall, tools: Mapping[str, Tool], max_chars: int) -> ToolOutcome:
+def execute_tool_call(
+	call: ToolCall, tools: Mapping[str, Tool], max_chars: int, takes_images: Callable[[], bool] = lambda: False
+) -> ToolOutcome:
 	"""Run one call to completion; every failure is an outcome, never an exception. A ToolError's
 	message goes to the model as it is; any other exception only as a general message (``detail``
-	keeps the full one)."""
+	keeps the full one). ``max_chars`` cuts what the model reads; a ``ToolOutput`` result is kept
+	as cut, with its images when ``takes_images()`` (asked only for a result that has some)."""
 	started = time.perf_counter()
 	try:
 		tool = tools.get(call.name)
@@ -94,6 +177,10 @@ def execute_tool_call(call: ToolCall, tools: Mapping[str, Tool], max_chars: int)
 		message = UNEXPECTED.format(name=call.name)
 		content, truncated = truncate(json.dumps({"error": message}), max_chars)
 		return ToolOutcome(content, False, message, None, truncated, _ms(started), f"{type(error).__name__}: {error}")
+	if isinstance(result, ToolOutput):
+		text, images = result.render(any(isinstance(part, ToolImage) for part in result.parts) and takes_images())
+		content, truncated = truncate(text, max_chars)
+		return ToolOutcome(content, True, None, content, truncated, _ms(started), images=images)
 	content, truncated = truncate(serialize_result(result), max_chars)
 	return ToolOutcome(content, True, None, result, truncated, _ms(started))
 

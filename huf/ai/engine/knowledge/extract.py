@@ -134,11 +134,26 @@ def _pdf(file_name: str, data: bytes, pages: list[int] | None) -> tuple[list[Seg
 
 def _pdf_page(page) -> str:
 	"""The page's text, then "Label: value" for each filled form field on it: a form's values live
-	in its fields, not in the page's text."""
-	from pypdf.errors import PdfReadError
+	in its fields, not in the page's text. Anything odd in the form's part of the page (an
+	annotation list that is no list, a broken field) costs only those values, never the text."""
+	text = (page.extract_text() or "").strip()
+	try:
+		values = _form_values(page)
+	except Exception:  # noqa: BLE001 - a page's form values are extra; its text is what must come through
+		values = []
+	return "\n".join(line for line in [text, *values] if line)
 
-	lines, seen = [(page.extract_text() or "").strip()], set()
-	for ref in page.get("/Annots") or []:
+
+def _form_values(page) -> list[str]:
+	from pypdf.errors import PdfReadError
+	from pypdf.generic import ArrayObject
+
+	annotations = page.get("/Annots")
+	annotations = annotations.get_object() if annotations is not None else None  # often held as a reference
+	if not isinstance(annotations, ArrayObject):
+		return []
+	lines, seen = [], set()
+	for ref in annotations:
 		try:
 			widget = ref.get_object()
 			if widget.get("/Subtype") != "/Widget":
@@ -155,7 +170,7 @@ def _pdf_page(page) -> str:
 			lines.append(f"{name or 'Field'}: {value}")
 		except (AttributeError, KeyError, TypeError, ValueError, PdfReadError):  # one odd annotation hides only itself
 			continue
-	return "\n".join(line for line in lines if line)
+	return lines
 
 
 def _inherited(field, key: str):

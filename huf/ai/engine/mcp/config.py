@@ -114,12 +114,12 @@ class ServerConfig:
 @dataclass(frozen=True)
 class Policy:
 	"""The site's rules. ``allowed_hosts``: private or loopback hosts ("host" or "host:port") an
-	administrator allows; ``stdio_commands``: absolute paths of programs that may be started;
-	``max_result_chars``: a tool result longer than this is cut, saying so."""
+	administrator allows; ``stdio_commands``: absolute paths of programs that may be started.
+	Results are not cut here: the agent's one limit on tool results (``LoopSettings.max_context_chars``,
+	the Agent's Max Context Characters) cuts them, and for MCP tools the cut text is what is stored."""
 
 	allowed_hosts: frozenset[str] = frozenset()
 	stdio_commands: frozenset[str] = frozenset()
-	max_result_chars: int = 50_000
 
 
 def check_server(server: ServerConfig, policy: Policy) -> None:

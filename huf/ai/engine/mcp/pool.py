@@ -26,7 +26,7 @@ from huf.ai.engine.mcp.config import MCPError, OAuthState, Policy, ServerConfig,
 from huf.ai.engine.mcp.connection import Connection
 from huf.ai.engine.mcp.names import ToolSpec, specs_from
 from huf.ai.engine.mcp.oauth import Redirect, StateStorage, check_callback
-from huf.ai.engine.tools import Tool, ToolError, truncate
+from huf.ai.engine.tools import Tool, ToolError, ToolOutput
 
 # (allow, headers=, timeout=, auth=, sensitive=) -> an httpx.AsyncClient that only reaches addresses it
 # checked (huf.ai.engine.safe_http.async_client)
@@ -82,9 +82,11 @@ class MCPPool:
 		specs = specs_from(server.ns, connection.tools)
 		return ConnectionReport(True, info.serverInfo.name, info.serverInfo.version, str(info.protocolVersion), len(specs), specs)
 
-	def call_tool(self, server: ServerConfig, tool: str, arguments: dict, validate: bool = True) -> str:
-		"""Call ``tool`` (the server's own name) and return the text the model reads. Arguments are
-		checked against the tool's input schema first (``validate``). Every failure is a ToolError."""
+	def call_tool(self, server: ServerConfig, tool: str, arguments: dict, validate: bool = True) -> ToolOutput:
+		"""Call ``tool`` (the server's own name) and return its result: text (what a model that takes
+		no images reads) that also holds the images (``ToolOutput``). Not cut here: the agent's
+		limit on tool results cuts it, in ``execute_tool_call``. Arguments are checked against the
+		tool's input schema first (``validate``). Every failure is a ToolError."""
 		try:
 			return self._wait(server, self._call(server, tool, arguments, validate), 3 * server.timeout)
 		except MCPError as error:
@@ -213,16 +215,16 @@ class MCPPool:
 				storage.fresh = False
 			return connection
 
-	async def _call(self, server: ServerConfig, tool: str, arguments: dict, validate: bool) -> str:
+	async def _call(self, server: ServerConfig, tool: str, arguments: dict, validate: bool) -> ToolOutput:
 		connection = await self._connection(server)
 		if validate:
 			_validator(connection, server, tool).validate(arguments)
 		result = await connection.request(lambda session: session.call_tool(tool, arguments), server.timeout)
-		text = scrub(results.render(result), self._secrets(server))
-		text, _cut = truncate(text, self.policy.max_result_chars)
+		secrets = self._secrets(server)
+		output = ToolOutput(scrub(part, secrets) if isinstance(part, str) else part for part in results.render(result).parts)
 		if result.isError:
-			raise ToolError(f"The tool {tool} of MCP server {server.name} reported an error: {text or 'it gave no details'}")
-		return text
+			raise ToolError(f"The tool {tool} of MCP server {server.name} reported an error: {output or 'it gave no details'}")
+		return output
 
 	async def _forget(self, server: ServerConfig) -> None:
 		connection = self._connections.pop(server.name, None)
