@@ -11,6 +11,7 @@ const tones: Record<string, string> = {
 	Started: "bg-blue-100 text-blue-800",
 	Running: "bg-blue-100 text-blue-800",
 	"Waiting Approval": "bg-amber-100 text-amber-800",
+	"Needs Attention": "bg-purple-100 text-purple-800",
 	Active: "bg-green-100 text-green-800",
 	Disabled: "bg-slate-200 text-slate-700",
 	Ready: "bg-green-100 text-green-800",

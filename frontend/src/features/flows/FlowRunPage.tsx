@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import type { ReactNode } from "react";
+import { useState, type ReactNode } from "react";
 import { Link, useParams } from "react-router";
 import { Button } from "../../components/ui/button";
 import { ErrorNote, Loading, StatusBadge } from "../../components/ui/status";
@@ -7,7 +7,8 @@ import { useMe } from "../../lib/me";
 import { preloaded } from "../../lib/preload";
 import { resumeRun, useFlowRun, type RunDetail, type RunStep } from "./api";
 import { Decision } from "./Decision";
-import { describeType, formatMs, RUN_ACTIVE, when } from "./rules";
+import { Resolve } from "./Resolve";
+import { describeType, formatMs, repeatWords, RUN_ACTIVE, STEP_NOTES, when, WHO_RESOLVES } from "./rules";
 
 function Stat({ label, value }: { label: string; value: ReactNode }) {
 	return (
@@ -19,6 +20,7 @@ function Stat({ label, value }: { label: string; value: ReactNode }) {
 }
 
 const stepName = (step: RunStep) => step.node_label || step.node_id;
+const STEP_BORDER: Record<string, string> = { Failed: "border-red-300", "Needs Attention": "border-purple-300" };
 const RunCanvas = preloaded(() => import("./builder/RunCanvas").then((module) => module.RunCanvas));
 
 export default function FlowRunPage() {
@@ -37,6 +39,7 @@ export function RunView({ run }: { run: RunDetail }) {
 	const current = latest.find((step) => step.node_id === run.current_node_id);
 	const failed = run.status === "Failed" ? latest.find((step) => step.status === "Failed") : undefined;
 	const mayResume = run.status === "Failed" && Boolean(me && (me.is_manager || me.user === run.user));
+	const [notice, setNotice] = useState<string | null>(null);
 	return (
 		<div className="mx-auto grid max-w-[1600px] gap-4 p-4 md:p-6">
 			<Link to={`/flows/${encodeURIComponent(run.flow_definition)}`} className="text-sm text-blue-700 hover:underline">Back to the flow</Link>
@@ -55,6 +58,24 @@ export function RunView({ run }: { run: RunDetail }) {
 				<div role="alert" data-testid="run-failure" className="grid gap-1 rounded-md border border-red-300 bg-red-50 p-4 text-red-900">
 					<p className="font-semibold">{failed ? `It failed at the step "${stepName(failed)}" (${describeType(failed.node_type)}).` : "The run failed."}</p>
 					<p className="whitespace-pre-wrap text-sm">{failed?.error || run.last_error || "No reason was recorded."}</p>
+				</div>
+			) : null}
+			{notice ? <p role="status" className="rounded-md border border-slate-200 bg-slate-50 p-3 text-sm">{notice}</p> : null}
+			{run.status === "Needs Attention" ? (
+				<section aria-labelledby="attention-title" data-testid="run-attention" className="grid gap-2 rounded-md border border-purple-300 bg-purple-50 p-4">
+					<h2 id="attention-title" className="font-semibold">This run was interrupted</h2>
+					<p className="whitespace-pre-wrap text-sm">{run.waiting?.message || "Huf was interrupted while running a step, and the step may or may not have done its work."}</p>
+					{run.can_resolve ? (
+						<Resolve flowRun={run.name} step={run.waiting?.label || (current ? stepName(current) : run.current_node_id || "")} onDone={setNotice} />
+					) : (
+						<p className="text-sm text-slate-600">{WHO_RESOLVES}</p>
+					)}
+				</section>
+			) : null}
+			{run.status === "Cancelled" ? (
+				<div data-testid="run-ended" className="grid gap-1 rounded-md border border-slate-300 bg-slate-50 p-4">
+					<p className="font-semibold">This run was ended before it finished.</p>
+					{run.last_error ? <p className="whitespace-pre-wrap text-sm">{run.last_error}</p> : null}
 				</div>
 			) : null}
 			{run.status === "Waiting Approval" ? (
@@ -77,7 +98,7 @@ export function RunView({ run }: { run: RunDetail }) {
 				{run.steps.length ? (
 					<ol className="grid gap-2">
 						{run.steps.map((step) => (
-							<li key={`${step.hop}-${step.node_id}`} data-testid="run-step" className={`grid gap-1 rounded-md border bg-white p-3 ${step.status === "Failed" ? "border-red-300" : "border-slate-200"}`}>
+							<li key={`${step.hop}-${step.node_id}`} data-testid="run-step" className={`grid gap-1 rounded-md border bg-white p-3 ${STEP_BORDER[step.status] ?? "border-slate-200"}`}>
 								<div className="flex flex-wrap items-center gap-2 text-sm">
 									<span className="text-xs tabular-nums text-slate-400">{step.hop}</span>
 									<span className="font-medium">{stepName(step)}</span>
@@ -85,7 +106,8 @@ export function RunView({ run }: { run: RunDetail }) {
 									<StatusBadge status={step.status} />
 									<span className="ml-auto text-xs tabular-nums text-slate-500">{formatMs(step.duration_ms)}</span>
 								</div>
-								{step.error ? <p className="text-sm text-red-700">{step.error}</p> : null}
+								{step.repeats ? <p className="text-sm text-slate-600">{repeatWords(step.repeats)}</p> : null}
+								{step.error ? <p className={`text-sm ${STEP_NOTES.includes(step.status) ? "text-slate-700" : "text-red-700"}`}>{step.error}</p> : null}
 								{step.output ? (
 									<details className="text-sm">
 										<summary className="cursor-pointer text-slate-600">Result</summary>

@@ -3,7 +3,7 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
 import { call, getList } from "../../lib/api";
 import { subscribe } from "../../lib/realtime";
-import { RUN_ACTIVE, type Definition } from "./rules";
+import { RUN_ACTIVE, RUN_DECIDING, type Definition } from "./rules";
 
 const API = "huf.ai.flow.api";
 
@@ -38,12 +38,16 @@ export type RunRow = {
 	last_error: string | null;
 };
 
-export type RunStep = { hop: number; node_id: string; node_label: string | null; node_type: string; status: string; agent_run: string | null; output: string | null; error: string | null; started_at: string | null; duration_ms: number | null };
+/** `repeats`: how many times the step was run again because Huf was interrupted while running it. */
+export type RunStep = { hop: number; node_id: string; node_label: string | null; node_type: string; status: string; agent_run: string | null; output: string | null; error: string | null; started_at: string | null; duration_ms: number | null; repeats: number };
 
 export type RunDetail = RunRow & {
 	context: { trigger?: Record<string, unknown>; [key: string]: unknown };
-	waiting: { node_id?: string; message?: string; [key: string]: unknown } | null;
+	/** An approval step's question, or (kind "attention") the step Huf was interrupted in. */
+	waiting: { kind?: string; node_id?: string; label?: string; message?: string; [key: string]: unknown } | null;
 	can_approve: boolean;
+	/** The run Needs Attention and the signed-in person may retry, skip or end it. */
+	can_resolve: boolean;
 	steps: RunStep[];
 };
 
@@ -87,10 +91,10 @@ const useRunQuery = (name: string) =>
 	useQuery({
 		queryKey: ["flow-run", name],
 		queryFn: () => call<RunDetail>(`${API}.get_flow_run`, { flow_run: name }),
-		// every 2 s while it moves; every 10 s while it waits for someone's approval, which may come from elsewhere
+		// every 2 s while it moves; every 10 s while it waits for someone's decision, which may come from elsewhere
 		refetchInterval: (query) => {
 			const status = query.state.data?.status;
-			return status && RUN_ACTIVE.includes(status) ? 2000 : status === "Waiting Approval" ? 10_000 : false;
+			return status && RUN_ACTIVE.includes(status) ? 2000 : status && RUN_DECIDING.includes(status) ? 10_000 : false;
 		},
 	});
 
@@ -98,3 +102,10 @@ export const saveFlow = (args: SaveArgs) => call<Flow>(`${API}.save_flow_definit
 export const runFlow = (flowId: string, payload: Record<string, unknown> | null) => call<{ flow_run: string }>(`${API}.run_flow`, { flow_id: flowId, payload }, true);
 export const decide = (flowRun: string, approve: boolean, comment: string) => call<unknown>(`${API}.${approve ? "approve" : "reject"}_flow_run`, { flow_run: flowRun, comment: comment || null }, true);
 export const resumeRun = (flowRun: string) => call<unknown>(`${API}.resume_flow_run`, { flow_run: flowRun }, true);
+
+/** What a person decides for a run that Needs Attention: run the step again, count it as done (with
+ * the value it gives, typed as text: JSON text is read as JSON), or end the run. */
+export type Resolution = "retry" | "skip" | "end";
+const RESOLUTIONS: Record<Resolution, string> = { retry: "retry_flow_step", skip: "skip_flow_step", end: "end_flow_run" };
+export const resolveRun = (flowRun: string, action: Resolution, output = "") =>
+	call<unknown>(`${API}.${RESOLUTIONS[action]}`, action === "skip" ? { flow_run: flowRun, output: output || null } : { flow_run: flowRun }, true);

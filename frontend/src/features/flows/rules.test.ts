@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { describeWhen, flowIdFromName, flowIdProblem, outline, parseImport, parseInput, problemsByNode, type Definition } from "./rules";
+import { describeWhen, flowIdFromName, flowIdProblem, outline, parseImport, parseInput, problemsByNode, repeatWords, type Definition } from "./rules";
 
 const graph: Definition = {
 	nodes: [
@@ -68,5 +68,14 @@ describe("inputs and imports", () => {
 		expect(parseImport('{"id": "other", "nodes": []}', "mine")).toEqual({ ok: true, definition: { id: "mine", nodes: [] } });
 		expect(parseImport('{"steps": []}', "mine")).toMatchObject({ ok: false });
 		expect(parseImport("nope", "mine")).toMatchObject({ ok: false });
+	});
+});
+
+describe("steps run again", () => {
+	it("say nothing for a step run once, and how often otherwise", () => {
+		expect(repeatWords(0)).toBeNull();
+		expect(repeatWords(null)).toBeNull();
+		expect(repeatWords(1)).toBe("Run again after an interruption");
+		expect(repeatWords(3)).toBe("Run again 3 times after interruptions");
 	});
 });

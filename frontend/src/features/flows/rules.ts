@@ -181,6 +181,21 @@ export function parseImport(value: string, flowId: string): { ok: true; definiti
 }
 
 export const RUN_ACTIVE = ["Queued", "Running"];
+/** Statuses in which a run waits for a person: an approval, or a decision after an interruption. */
+export const RUN_DECIDING = ["Waiting Approval", "Needs Attention"];
+
+/** Who may retry, skip or end a run that Needs Attention (huf/ai/flow/attention.py may_decide). */
+export const WHO_RESOLVES = "The person who started the run, the flow's approvers or a Huf Manager decide what happens next.";
+
+/** Step statuses whose `error` is not a failure: the interruption's message, or who skipped the step
+ * or ended the run there. */
+export const STEP_NOTES = ["Needs Attention", "Skipped", "Cancelled"];
+
+/** What a step's `repeats` says: Huf was interrupted while running it and ran it again. */
+export function repeatWords(repeats: number | null | undefined): string | null {
+	if (!repeats) return null;
+	return repeats === 1 ? "Run again after an interruption" : `Run again ${repeats} times after interruptions`;
+}
 
 export function formatMs(ms: number | null | undefined): string {
 	if (ms == null) return "—";

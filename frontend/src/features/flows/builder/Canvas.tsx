@@ -12,7 +12,17 @@ import { StepCard } from "./StepCard";
 import { openingView } from "./view";
 
 /** The overview map's colour of a step: its run state, red with problems, else grey. */
-const MAP_COLOURS: Record<StepState, string> = { queued: "#94a3b8", running: "#3b82f6", succeeded: "#16a34a", failed: "#dc2626", waiting: "#f59e0b", retrying: "#f97316" };
+const MAP_COLOURS: Record<StepState, string> = {
+	queued: "#94a3b8",
+	running: "#3b82f6",
+	succeeded: "#16a34a",
+	failed: "#dc2626",
+	waiting: "#f59e0b",
+	retrying: "#f97316",
+	attention: "#9333ea",
+	skipped: "#64748b",
+	cancelled: "#334155",
+};
 
 const nodeTypes = Object.fromEntries(KINDS.map((kind) => [kind.type, StepCard]));
 const edgeTypes = Object.fromEntries(EDGE_TYPES.map((type) => [type, LinkLine]));

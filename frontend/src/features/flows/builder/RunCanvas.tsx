@@ -1,13 +1,14 @@
 // A run drawn on its flow (the version it ran): each step shows what it is doing or did, the
 // connections the run took are green, and clicking a step shows what went in, what came out, its
-// error and the agent's run it made; a step waiting for approval can be decided right there.
+// error and the agent's run it made; a step waiting for approval can be decided right there, and a
+// step Huf was interrupted in points to the decision above the canvas.
 import { ReactFlowProvider } from "@xyflow/react";
 import { useMemo, useState } from "react";
 import { Link } from "react-router";
 import { ErrorNote, Loading } from "../../../components/ui/status";
 import { useFlow, type RunDetail } from "../api";
 import { Decision } from "../Decision";
-import { formatMs } from "../rules";
+import { formatMs, repeatWords, STEP_NOTES, WHO_RESOLVES } from "../rules";
 import { kindOf } from "./catalog";
 import { Canvas } from "./Canvas";
 import { fromDefinition } from "./convert";
@@ -22,7 +23,7 @@ export function RunCanvas({ run }: { run: RunDetail }) {
 	const look = useMemo(() => ({ problems: {}, overlay: view }), [view]);
 	if (flow.isPending) return <Loading />;
 	if (flow.isError || !canvas) return <ErrorNote error={flow.error} />;
-	const chosen = picked ?? (run.status === "Failed" || run.status === "Waiting Approval" ? run.current_node_id : null);
+	const chosen = picked ?? (STOPPED_AT_STEP.includes(run.status) ? run.current_node_id : null);
 	const nodes = canvas.nodes.map((node) => (node.id === chosen ? { ...node, selected: true } : node));
 	return (
 		<LookContext.Provider value={look}>
@@ -38,6 +39,9 @@ export function RunCanvas({ run }: { run: RunDetail }) {
 	);
 }
 
+/** Run statuses that stop at the current step: it is the one shown first. */
+const STOPPED_AT_STEP = ["Failed", "Waiting Approval", "Needs Attention", "Cancelled"];
+
 const show = (value: unknown) => (typeof value === "string" ? value : JSON.stringify(value, null, 2));
 
 function StepDetails({ run, view, nodeId, label, type }: { run: RunDetail; view: Overlay; nodeId: string; label: string; type: string }) {
@@ -48,9 +52,19 @@ function StepDetails({ run, view, nodeId, label, type }: { run: RunDetail; view:
 			<h2 className="text-base font-semibold">{label}</h2>
 			<p className="text-slate-600">{kindOf(type)?.title ?? type}</p>
 			<p className="font-medium">{state ? STATE_WORDS[state] : "Not reached"}{step?.duration_ms != null ? `, ${formatMs(step.duration_ms)}` : ""}</p>
-			{step?.error ? <p role="alert" className="whitespace-pre-wrap rounded-md border border-red-200 bg-red-50 p-2 text-red-800">{step.error}</p> : null}
+			{step?.repeats ? <p className="text-slate-600">{repeatWords(step.repeats)}</p> : null}
+			{step?.error ? (
+				STEP_NOTES.includes(step.status) ? (
+					<p className="whitespace-pre-wrap rounded-md border border-slate-200 bg-slate-50 p-2 text-slate-800">{step.error}</p>
+				) : (
+					<p role="alert" className="whitespace-pre-wrap rounded-md border border-red-200 bg-red-50 p-2 text-red-800">{step.error}</p>
+				)
+			) : null}
 			{state === "waiting" && run.status === "Waiting Approval" ? (
 				run.can_approve ? <Decision flowRun={run.name} /> : <p className="text-slate-600">Waiting for the people this step names.</p>
+			) : null}
+			{state === "attention" && run.status === "Needs Attention" ? (
+				<p className="text-slate-600">{run.can_resolve ? "Choose above what happens next: try the step again, skip it or end the run." : WHO_RESOLVES}</p>
 			) : null}
 			{step ? (
 				<>

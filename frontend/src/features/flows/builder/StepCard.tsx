@@ -18,9 +18,22 @@ const STATE_STYLE = {
 	failed: "ring-2 ring-red-600 ring-offset-1",
 	waiting: "ring-2 ring-amber-500 ring-offset-1",
 	retrying: "ring-2 ring-orange-500 ring-offset-1",
+	attention: "ring-2 ring-purple-600 ring-offset-1",
+	skipped: "ring-2 ring-slate-500 ring-offset-1",
+	cancelled: "ring-2 ring-slate-700 ring-offset-1",
 } as const;
 
-const STATE_TEXT = { queued: "text-slate-600", running: "text-blue-700", succeeded: "text-green-700", failed: "text-red-700", waiting: "text-amber-700", retrying: "text-orange-700" } as const;
+const STATE_TEXT = {
+	queued: "text-slate-600",
+	running: "text-blue-700",
+	succeeded: "text-green-700",
+	failed: "text-red-700",
+	waiting: "text-amber-700",
+	retrying: "text-orange-700",
+	attention: "text-purple-700",
+	skipped: "text-slate-600",
+	cancelled: "text-slate-700",
+} as const;
 
 function StepCardView({ id, type, data, selected }: NodeProps<StepNode>) {
 	const look = useContext(LookContext);

@@ -170,6 +170,30 @@ describe("StepSettings: other kinds", () => {
 		expect((screen.getByLabelText("Header value 1") as HTMLInputElement).value).toBe("text/plain");
 	});
 
+	it("asks whether the receiver honours the Idempotency-Key only for POST and PATCH, and forgets the answer for other methods", async () => {
+		const user = userEvent.setup();
+		const shown = show(step("call", "http_request", { method: "GET", url: "https://api.example.com", headers: {} }));
+		const question = /ignores repeats with the same Idempotency-Key/;
+		expect(screen.queryByLabelText(question)).toBeNull();
+		await user.selectOptions(screen.getByLabelText("Method"), "POST");
+		const box = screen.getByLabelText(question) as HTMLInputElement;
+		expect(box.checked).toBe(false);
+		expect(box.getAttribute("aria-describedby")).toBeTruthy();
+		expect(document.getElementById(box.getAttribute("aria-describedby") ?? "")?.textContent).toMatch(/Huf sends an Idempotency-Key with every POST and PATCH/);
+		await user.click(box);
+		expect(last(shown)).toMatchObject({ method: "POST", idempotent: true });
+		await user.selectOptions(screen.getByLabelText("Method"), "PATCH");
+		expect((screen.getByLabelText(question) as HTMLInputElement).checked).toBe(true);
+		expect(last(shown)?.idempotent).toBe(true);
+		await user.selectOptions(screen.getByLabelText("Method"), "PUT");
+		expect(screen.queryByLabelText(question)).toBeNull();
+		expect(last(shown)).not.toHaveProperty("idempotent");
+		await user.selectOptions(screen.getByLabelText("Method"), "POST");
+		await user.click(screen.getByLabelText(question));
+		await user.click(screen.getByLabelText(question));
+		expect(last(shown)?.idempotent).toBe(false);
+	});
+
 	it("shows a chosen tool's inputs, says it must be approved first, and keeps numbers as numbers", async () => {
 		const user = userEvent.setup();
 		const shown = show(step("make", "tool.call", { tool: "create_opportunity", arguments: {} }));

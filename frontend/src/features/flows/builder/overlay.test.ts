@@ -21,6 +21,7 @@ const step = (hop: number, node_id: string, status: string, output: unknown = nu
 	error: status === "Failed" ? "boom" : null,
 	started_at: null,
 	duration_ms: 5,
+	repeats: 0,
 });
 
 type Run = Pick<RunDetail, "status" | "steps" | "current_node_id" | "hop_count">;
@@ -62,6 +63,29 @@ describe("the run overlay", () => {
 		expect(stateOf(retrying, "score")).toBe("running");
 		expect(retrying.steps.score?.visits).toBe(2);
 		expect([...retrying.taken]).toEqual(["e1"]);
+	});
+
+	it("shows the step Huf was interrupted in as needing a decision, with nothing up next", () => {
+		const view = overlay(run("Needs Attention", "score", [step(0, "hook", "Success"), step(1, "score", "Needs Attention")]), edges);
+		expect(stateOf(view, "score")).toBe("attention");
+		expect(view.queued).toBeNull();
+		expect([...view.taken]).toEqual(["e1"]);
+	});
+
+	it("shows a skipped step and the connection the run took after it, and the step a run was ended at", () => {
+		const skipped = overlay(run("Running", "ask", [step(0, "hook", "Success"), step(1, "score", "Skipped", 90), step(2, "ask", "Running")]), edges);
+		expect([stateOf(skipped, "score"), stateOf(skipped, "ask")]).toEqual(["skipped", "running"]);
+		expect([...skipped.taken].sort()).toEqual(["e1", "e2"]);
+		const ended = overlay(run("Cancelled", "score", [step(0, "hook", "Success"), step(1, "score", "Cancelled")]), edges);
+		expect(stateOf(ended, "score")).toBe("cancelled");
+		expect(ended.queued).toBeNull();
+		expect(stateOf(ended, "ask")).toBeNull();
+	});
+
+	it("shows a step tried again after an interruption as trying again until it runs", () => {
+		const view = overlay(run("Queued", "score", [step(0, "hook", "Success"), step(1, "score", "Retrying")]), edges);
+		expect(stateOf(view, "score")).toBe("retrying");
+		expect(view.queued).toBeNull();
 	});
 
 	it("gives each step what the step before it gave, and the first one what started the run", () => {

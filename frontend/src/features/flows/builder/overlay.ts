@@ -4,12 +4,21 @@
 import type { RunDetail, RunStep } from "../api";
 import type { LinkEdge } from "./catalog";
 
-export type StepState = "queued" | "running" | "succeeded" | "failed" | "waiting" | "retrying";
+export type StepState = "queued" | "running" | "succeeded" | "failed" | "waiting" | "retrying" | "attention" | "skipped" | "cancelled";
 
 export type StepView = { state: StepState; visits: number; last: RunStep };
 export type Overlay = { steps: Record<string, StepView>; taken: Set<string>; hops: number; current: string | null; queued: string | null };
 
-const STATES: Record<string, StepState> = { Running: "running", Success: "succeeded", Failed: "failed", Waiting: "waiting", Retrying: "retrying" };
+const STATES: Record<string, StepState> = {
+	Running: "running",
+	Success: "succeeded",
+	Failed: "failed",
+	Waiting: "waiting",
+	Retrying: "retrying",
+	"Needs Attention": "attention",
+	Skipped: "skipped",
+	Cancelled: "cancelled",
+};
 
 /** Whether the run left `from` by `edge`: the outcome a step reached picks among its connections. */
 function leftBy(edge: LinkEdge, from: RunStep): boolean {
@@ -71,6 +80,9 @@ export const STATE_WORDS: Record<StepState, string> = {
 	failed: "Failed",
 	waiting: "Waiting for approval",
 	retrying: "Trying again",
+	attention: "Interrupted: needs a decision",
+	skipped: "Skipped",
+	cancelled: "The run was ended here",
 };
 
 /** What went into a step: what the step before it gave, or what started the run for the first. */
