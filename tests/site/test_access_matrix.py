@@ -175,6 +175,10 @@ def cases(w) -> list[Case]:
 		# alice's run waits for no one yet: those who may know get past the check to a 409
 		Case("huf.ai.flow.api.approve_flow_run", {"flow_run": w.flow_run}, {"alice", "manager"}, through=frozenset({409})),
 		Case("huf.ai.flow.api.reject_flow_run", {"flow_run": w.flow_run}, {"alice", "manager"}, through=frozenset({409})),
+		# alice's run does not need attention: its owner and managers get past the check to a 409
+		Case("huf.ai.flow.api.retry_flow_step", {"flow_run": w.flow_run}, {"alice", "manager"}, through=frozenset({409})),
+		Case("huf.ai.flow.api.skip_flow_step", {"flow_run": w.flow_run, "output": "x"}, {"alice", "manager"}, through=frozenset({409})),
+		Case("huf.ai.flow.api.end_flow_run", {"flow_run": w.flow_run}, {"alice", "manager"}, through=frozenset({409})),
 	]
 
 

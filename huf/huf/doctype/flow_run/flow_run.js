@@ -87,3 +87,20 @@ function huf_resolve(frm, action) {
 		);
 	}
 }
+
+function huf_decide(frm, decision) {
+	const approve = decision === "approve";
+	frappe.prompt(
+		[{ fieldname: "comment", fieldtype: "Small Text", label: __("Comment"), description: __("Why, kept with your decision (optional).") }],
+		async (values) => {
+			await frappe.xcall(approve ? "huf.ai.flow.api.approve_flow_run" : "huf.ai.flow.api.reject_flow_run", {
+				flow_run: frm.doc.name,
+				comment: values.comment || "",
+			});
+			frappe.show_alert({ message: approve ? __("Approved: the flow goes on.") : __("Rejected."), indicator: approve ? "green" : "red" });
+			frm.reload_doc();
+		},
+		approve ? __("Approve this run") : __("Reject this run"),
+		approve ? __("Approve") : __("Reject"),
+	);
+}
