@@ -75,6 +75,25 @@ def test_an_agent_calls_an_mcp_tool_through_a_worker(site, llm, workers, mcp):
 	assert mcp.initializes - handshakes == 1  # one handshake for the run's three calls over two rounds
 
 
+def test_a_header_whose_value_a_new_address_cleared_is_not_sent(site, mcp):
+	from huf.ai.engine.mcp import MCPPool
+	from huf.ai.mcp_client import policy, server_config
+
+	team = [{"header_name": "X-Team", "header_value": SECRET + "-team"}, {"header_name": "X-Org", "header_value": SECRET + "-org"}]
+	server = mcp_server("huf-t-moved-headers", mcp.url + "/mcp", custom_headers=team)
+	doc = frappe.get_doc("MCP Server", server.name)  # as the form sends it: values masked
+	doc.server_url = mcp.url.replace("127.0.0.1", "localhost") + "/mcp"  # the same server at another address
+	doc.custom_headers[1].header_value = "typed-again"  # a value typed with the new address is kept
+	doc.save()
+	pool = MCPPool(policy())
+	try:
+		config = server_config(frappe.get_doc("MCP Server", server.name))
+		assert pool.call_tool(config, "header", {"name": "X-Team"}) == "<none>"  # not even the name with an empty value
+		assert pool.call_tool(config, "header", {"name": "X-Org"}) == "[hidden]"  # sent (a secret's echo is hidden)
+	finally:
+		pool.close()
+
+
 def test_sync_keeps_each_rows_flags_and_turns_off_a_tool_that_went(site, mcp):
 	server = mcp_server("huf-t-sync", mcp.url + "/mcp")
 	first = sync_mcp_server_tools(server.name)
