@@ -16,7 +16,7 @@ from mcp.server.fastmcp import FastMCP
 from huf.ai.agent.integration import get_agent_run_status, run_agent_sync
 from huf.ai.mcp_client import get_agent_mcp_servers, sync_mcp_server_tools, test_mcp_connection
 from tests.site import fixtures
-from tests.site.conftest import as_user, make_user, wait_for
+from tests.site.conftest import as_user, drop_site_jobs, make_user, queued_jobs, wait_for
 from tests.support.mcp_server import Served, auth_server, bound_socket, build
 from tests.support.scripted_llm import text, tool_calls
 
@@ -240,10 +240,7 @@ def test_oauth_sign_in_through_the_callback_page(site, web):
 
 
 def queued_syncs() -> list[str]:
-	from frappe.utils.background_jobs import get_queue
-
-	jobs = get_queue("long").get_jobs()
-	return [job.kwargs["kwargs"]["server_name"] for job in jobs if job.kwargs.get("method") == "huf.ai.mcp_client.sync_job"]
+	return [job.kwargs["kwargs"]["server_name"] for job in queued_jobs("long", "huf.ai.mcp_client.sync_job")]
 
 
 def test_auto_sync_from_the_minute_job(site, mcp):
@@ -265,9 +262,7 @@ def test_auto_sync_from_the_minute_job(site, mcp):
 	sync_job(server.name)  # fails: logged, and no retry until an interval has passed
 	try:
 		assert frappe.cache.get_value(FAILED_SYNC + server.name, expires=True)
-		from frappe.utils.background_jobs import get_queue
-
-		get_queue("long").empty()
+		drop_site_jobs(site, ("long",))
 		auto_sync()
 		assert queued_syncs() == []
 	finally:
