@@ -166,10 +166,18 @@ class Workers:
 		proc.wait()
 
 	def stop(self) -> None:
-		"""SIGTERM, then SIGKILL whatever is left: no work horse outlives its test."""
+		"""SIGTERM, then SIGKILL whatever is left: no work horse outlives its test. The queues are the
+		bench's, so a worker may be running another site's job: that one is not ours to fail, and the
+		worker first finishes it (RQ's warm shutdown, for at most ``OTHER_JOB_GRACE`` seconds)."""
 		while self.procs:
 			proc = self.procs.pop()
 			tree = _tree(proc.pid)
+			if self._busy_elsewhere(proc.pid):
+				_signal(tree[0], signal.SIGTERM)  # the worker takes no new job and waits for this one
+				try:
+					proc.wait(timeout=OTHER_JOB_GRACE)
+				except subprocess.TimeoutExpired:
+					pass
 			for process in tree:
 				_signal(process, signal.SIGTERM)
 			try:
@@ -180,6 +188,21 @@ class Workers:
 				_signal(process, signal.SIGKILL)
 			proc.wait()
 		self.log.flush()
+
+
+	def _busy_elsewhere(self, pid: int) -> bool:
+		"""Whether the worker ``pid`` is running a job that is not this site's."""
+		from frappe.utils.background_jobs import get_redis_conn
+		from rq import Worker
+
+		for worker in Worker.all(connection=get_redis_conn()):
+			if worker.pid == pid:
+				job = worker.get_current_job()
+				return job is not None and _site_of(job.id, job) != self.site
+		return False
+
+
+OTHER_JOB_GRACE = 60.0  # seconds a test's worker being stopped may take to finish another site's job
 
 
 def _tree(pid: int) -> list:

@@ -1,5 +1,6 @@
 """The bench's RQ queues are shared by all its sites: the suite's clean-up between tests removes only
-the test site's own jobs. No worker runs here, so the jobs stay where the test put them."""
+the test site's own jobs, and a test's worker stopped while running another site's job finishes it
+first."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from frappe.utils.background_jobs import get_queue
 from rq.job import Job
 from rq.registry import StartedJobRegistry
 
-from tests.site.conftest import drop_site_jobs
+from tests.site.conftest import drop_site_jobs, wait_for
 
 OTHER_SITE = "other-site.localhost"
 
@@ -27,6 +28,7 @@ def other_sites_job(queue, started: bool = False) -> Job:
 
 
 def test_the_clean_up_between_tests_leaves_other_sites_jobs_alone(site):
+	"""No worker runs here, so the jobs stay where the test put them."""
 	queue = get_queue("default")
 	started = StartedJobRegistry(queue=queue)
 	theirs_queued, theirs_started = other_sites_job(queue), other_sites_job(queue, started=True)
@@ -45,3 +47,15 @@ def test_the_clean_up_between_tests_leaves_other_sites_jobs_alone(site):
 		for job in (theirs_queued, theirs_started):
 			started.remove(job)
 			job.delete()
+
+
+def test_a_worker_stopped_at_the_end_of_a_test_finishes_another_sites_job(site, workers):
+	queue = get_queue("default")
+	job = queue.enqueue_call("time.sleep", args=(3,), job_id=f"{OTHER_SITE}::huf-test-{frappe.generate_hash(length=8)}")
+	try:
+		workers.start(1)
+		wait_for(lambda: job.get_status(refresh=True) == "started", 90, 0.05, "the worker to take the job")
+		workers.stop()
+		assert job.get_status(refresh=True) == "finished"  # not failed by the stop
+	finally:
+		job.delete()
