@@ -57,8 +57,8 @@ def guarded(call, writes: bool, action: str | None = None):
 
 	Writes happen inside a savepoint that is rolled back on failure. Frappe's messages (which carry
 	HTML and also land in the response's message log) become a clean ToolError: the exception's own
-	text or, when it has none (Frappe's PermissionError usually has none), what Frappe logged for the
-	user since the call began, so the model reads Frappe's reason. ``action`` (e.g. "create ToDo") is
+	text or, when it has none (Frappe's PermissionError usually has none), the last message Frappe
+	logged since the call began (or the error message it set), so the model reads Frappe's reason. ``action`` (e.g. "create ToDo") is
 	what a permission error says was refused. Any other exception is logged in full in the Error Log
 	and goes on to the engine, which shows the model only a general message."""
 	savepoint = f"huf_tool_{frappe.generate_hash(length=8)}" if writes else None
