@@ -53,14 +53,11 @@ def registered(pids: set[int]) -> bool:
 
 
 def background(site: str, llm, command: str, runs: int) -> None:
-	from frappe.utils.background_jobs import get_queue
-
 	from huf.ai.agent.integration import run_agent_sync
-	from tests.site.conftest import Workers, wait_for
+	from tests.site.conftest import Workers, drop_site_jobs, wait_for
 
 	name = agent(llm)
-	for queue in ("long", "default", "short"):
-		get_queue(queue).empty()  # no backlog (earlier tests, migrate's jobs) in front of ours
+	drop_site_jobs(site)  # no backlog of this site's (earlier tests, migrate's jobs) in front of ours; other sites' stay
 	workers = Workers(site)
 	workers.start(1, command)
 	try:

@@ -141,9 +141,9 @@ def main() -> None:
 	frappe.init(site=args.site, sites_path=os.getcwd())
 	frappe.connect()
 	frappe.set_user("Administrator")
-	from frappe.utils.background_jobs import get_queue
+	from tests.site.conftest import drop_site_jobs
 
-	get_queue("long").empty()
+	drop_site_jobs(args.site, ("long",))  # the bench's queue: other sites' jobs stay
 	log = open(os.path.join(os.getcwd(), "..", "logs", "huf-bench-workers.log"), "ab")  # noqa: SIM115
 	worker = subprocess.Popen(
 		[sys.executable, "-m", "frappe.utils.bench_helper", "frappe", "worker", "--queue", "long,default,short"],

@@ -59,11 +59,9 @@ def main() -> None:
 	args = parser.parse_args()
 	frappe.init(site=args.site, sites_path=os.getcwd())
 	frappe.connect()
-	from frappe.utils.background_jobs import get_queue
+	from tests.site.conftest import Workers, drop_site_jobs
 
-	from tests.site.conftest import Workers
-
-	get_queue("default").empty()
+	drop_site_jobs(args.site, ("default",))  # the bench's queue: other sites' jobs stay
 	workers = Workers(args.site)
 	workers.start(1)
 	try:

@@ -141,6 +141,12 @@ def test_a_tool_without_base_url_sends_no_headers_at_all(server):
 	assert "x-api-key" not in server.seen[-1].headers
 
 
+def test_a_header_without_a_value_is_not_sent_at_all(server):
+	send(tool("GET", server.url(""), Authorization="", X_Blank="  ", X_Api_Key="k-2024-long-key"), {"url": "/echo"}, LOCAL)
+	seen = server.seen[-1].headers
+	assert "authorization" not in seen and "x-blank" not in seen and seen["x-api-key"] == "k-2024-long-key"
+
+
 def test_a_redirect_to_a_host_the_site_does_not_allow_is_a_tool_error(server):
 	allow = frozenset({f"localhost:{server.port}"})  # the tool's own host only
 	loopback = server.url("/echo")  # 127.0.0.1: not on the list

@@ -67,6 +67,8 @@ def test_auth_headers_and_scrubbing():
 	secrets = secrets_of(server, state)
 	assert scrub("key-123456 org-secret at-abcdef rt-abcdef ok", secrets) == "[hidden] [hidden] [hidden] [hidden] ok"
 	assert OAuthState.from_json(state.to_json()) == state
+	cleared = ServerConfig(name="B", url="https://x", headers=(("X-Org", ""), ("X-Team", "team-secret"), ("X-Blank", " ")))
+	assert auth_headers(cleared) == {"X-Team": "team-secret"}  # a cleared value: neither name nor value is sent
 
 
 def test_results_as_text():

@@ -53,21 +53,10 @@ def site(request):
 @pytest.fixture(autouse=True)
 def _fresh_transaction(site):
 	"""Each test starts like a new request: Administrator, a fresh transaction, no messages, and
-	nothing left over from earlier tests: no jobs in the queues, no run still Queued or Started (a
-	sweep would otherwise wake their conversations and the next test's worker would run them first)."""
-	from frappe.utils.background_jobs import get_queue
-
-	from rq.registry import StartedJobRegistry
-
-	for name in ("long", "default", "short"):
-		queue = get_queue(name)
-		queue.empty()
-		# Jobs whose work horse a test killed stay "started". A worker that starts later fails them,
-		# and Frappe's failure callback raises (and stops that worker) when their site was dropped
-		# since, as a previous test run's site is.
-		registry = StartedJobRegistry(queue=queue)
-		for job_id in registry.get_job_ids():
-			registry.remove(job_id, delete_job=True)
+	nothing left over from earlier tests: none of this site's jobs in the queues, no run still Queued
+	or Started (a sweep would otherwise wake their conversations and the next test's worker would run
+	them first). The queues are the bench's: other sites' jobs stay (``drop_site_jobs``)."""
+	drop_site_jobs(site)
 	frappe.db.sql("update `tabAgent Run` set status = 'Cancelled' where status in ('Queued', 'Started')")
 	frappe.db.commit()
 	frappe.set_user("Administrator")
@@ -76,6 +65,55 @@ def _fresh_transaction(site):
 	yield
 	frappe.db.rollback()
 	frappe.set_user("Administrator")
+
+
+QUEUES = ("long", "default", "short")
+
+
+def drop_site_jobs(site: str, queues: tuple[str, ...] = QUEUES) -> None:
+	"""Remove ``site``'s jobs from the bench's RQ queues and their started registries. Every site of
+	the bench shares these, so only jobs of ``site`` go (Frappe's jobs carry it in ``kwargs["site"]``,
+	their ids start with ``<site>::``); other sites' jobs are left queued or running.
+
+	Started ones too: a job whose work horse a test killed stays "started" until a worker that starts
+	later fails it, which would run its failure callback in the middle of another test."""
+	from frappe.utils.background_jobs import get_queue
+	from rq.job import Job
+	from rq.registry import StartedJobRegistry
+
+	for name in queues:
+		queue = get_queue(name)
+		started = StartedJobRegistry(queue=queue)
+		for holder in (queue, started):
+			ids = holder.get_job_ids()
+			for job_id, job in zip(ids, Job.fetch_many(ids, connection=queue.connection), strict=True):
+				if _site_of(job_id, job) != site:
+					continue
+				holder.remove(job_id)
+				if job is not None:
+					job.delete()
+
+
+def _site_of(job_id: str, job) -> str | None:
+	"""The site a job runs for: its ``site`` argument, or its id's prefix when the job is gone or unreadable."""
+	by_id = job_id.split("::", 1)[0] if "::" in job_id else None
+	if job is None:
+		return by_id
+	try:
+		return job.kwargs.get("site", by_id)
+	except Exception:  # arguments this process cannot unpickle: not one of this site's jobs
+		return by_id
+
+
+def queued_jobs(queue: str = "long", method: str | None = None) -> list:
+	"""This site's jobs waiting in ``queue`` (of ``method`` when given), in the order a worker takes them."""
+	from frappe.utils.background_jobs import get_queue
+
+	return [
+		job
+		for job in get_queue(queue).get_jobs()
+		if job.kwargs.get("site") == frappe.local.site and (method is None or job.kwargs.get("method") == method)
+	]
 
 
 @pytest.fixture(scope="session")
@@ -128,10 +166,18 @@ class Workers:
 		proc.wait()
 
 	def stop(self) -> None:
-		"""SIGTERM, then SIGKILL whatever is left: no work horse outlives its test."""
+		"""SIGTERM, then SIGKILL whatever is left: no work horse outlives its test. The queues are the
+		bench's, so a worker may be running another site's job: that one is not ours to fail, and the
+		worker first finishes it (RQ's warm shutdown, for at most ``OTHER_JOB_GRACE`` seconds)."""
 		while self.procs:
 			proc = self.procs.pop()
 			tree = _tree(proc.pid)
+			if self._busy_elsewhere(proc.pid):
+				_signal(tree[0], signal.SIGTERM)  # the worker takes no new job and waits for this one
+				try:
+					proc.wait(timeout=OTHER_JOB_GRACE)
+				except subprocess.TimeoutExpired:
+					pass
 			for process in tree:
 				_signal(process, signal.SIGTERM)
 			try:
@@ -142,6 +188,21 @@ class Workers:
 				_signal(process, signal.SIGKILL)
 			proc.wait()
 		self.log.flush()
+
+
+	def _busy_elsewhere(self, pid: int) -> bool:
+		"""Whether the worker ``pid`` is running a job that is not this site's."""
+		from frappe.utils.background_jobs import get_redis_conn
+		from rq import Worker
+
+		for worker in Worker.all(connection=get_redis_conn()):
+			if worker.pid == pid:
+				job = worker.get_current_job()
+				return job is not None and _site_of(job.id, job) != self.site
+		return False
+
+
+OTHER_JOB_GRACE = 60.0  # seconds a test's worker being stopped may take to finish another site's job
 
 
 def _tree(pid: int) -> list:

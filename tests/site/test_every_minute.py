@@ -9,6 +9,7 @@ import frappe
 from frappe.utils import get_datetime, now_datetime
 
 from tests.site import fixtures
+from tests.site.conftest import queued_jobs
 from tests.site.test_triggers import triggers  # noqa: F401 - shared fixture
 
 
@@ -25,10 +26,7 @@ def due_schedule(agent: str, make) -> str:
 
 
 def queued_trigger_runs() -> list[str]:
-	from frappe.utils.background_jobs import get_queue
-
-	jobs = get_queue("long").get_jobs()
-	return [job.kwargs["kwargs"]["trigger"] for job in jobs if job.kwargs.get("method") == "huf.ai.triggers.fire.run_trigger"]
+	return [job.kwargs["kwargs"]["trigger"] for job in queued_jobs("long", "huf.ai.triggers.fire.run_trigger")]
 
 
 def test_one_job_a_minute_and_it_still_enqueues_due_schedules(site, llm, triggers):  # noqa: F811

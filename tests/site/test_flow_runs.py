@@ -66,6 +66,9 @@ def test_tool_call_acts_as_the_run_user(running):
 	assert todo and todo[0].owner == OWNER, (steps(run.name), run.last_error, frappe.get_all("Flow Run Step", {"parent": run.name}, ["output", "error"]))
 	assert run.status == "Failed" and "permission" in run.last_error.lower()
 	assert steps(run.name) == [("make", "Success"), ("role", "Failed")]
+	refusal = f"You do not have permission to create Role: User {OWNER} does not have doctype access via role permission for document Role"
+	assert frappe.db.get_value("Flow Run Step", {"parent": run.name, "node_id": "role"}, "error").endswith(refusal)  # Frappe's reason, not just "no"
+	assert run.last_error.endswith(refusal)
 	assert not frappe.db.exists("Role", "Flow Test Role Ada")
 
 

@@ -92,6 +92,24 @@ def test_a_failed_request_is_a_tool_error_and_the_run_goes_on(site, llm, server)
 	assert "no such page" in json.loads(calls[1].tool_result)["error"]
 
 
+def test_a_header_without_a_stored_value_is_not_sent(site, server):
+	from frappe.utils.password import remove_encrypted_password
+
+	from huf.ai.tools import http
+
+	name = fixtures.tool(
+		"huf_t_cleared_header", "GET", base_url=server.url(""), tool_type="HTTP Requests",
+		http_headers=[{"key": "Authorization", "value": f"Bearer {SECRET}"}, {"key": "X-Team", "value": "team-7c1d"}],
+	)  # fmt: skip
+	doc = frappe.get_doc("Agent Tool Function", name)
+	cleared = doc.http_headers[0].name  # as an address change leaves it: no stored value, an empty field
+	remove_encrypted_password("Agent Tool HTTP Header", cleared, "value")
+	frappe.db.set_value("Agent Tool HTTP Header", cleared, "value", None)
+	http.call(frappe.get_doc("Agent Tool Function", name), {"url": "/echo"})
+	seen = server.seen[-1].headers
+	assert "authorization" not in seen and seen["x-team"] == "team-7c1d"  # neither the name nor an empty value
+
+
 def test_a_huf_user_cannot_read_header_values(site, web, server):
 	name = http_tool("huf_t_secret", "GET", server.url(""))
 	frappe.db.commit()

@@ -20,7 +20,7 @@ from huf.ai.agent.chat import send_agent_chat_message
 from huf.ai.engine.knowledge.types import Chunk
 from huf.ai.knowledge import api, indexer, retriever, store
 from tests.site import fixtures
-from tests.site.conftest import as_user, make_user, wait_for
+from tests.site.conftest import as_user, drop_site_jobs, make_user, queued_jobs, wait_for
 from tests.support.scripted_llm import text, tool_calls
 
 RETURNS = (
@@ -378,8 +378,7 @@ def index_jobs(source_name: str) -> list:
 
 def queued_sources() -> list[str]:
 	"""The sources of the index jobs waiting in the queue, in the order the worker takes them."""
-	jobs = get_queue("long").get_jobs()
-	return [j.kwargs["kwargs"]["source"] for j in jobs if j.kwargs.get("method") == "huf.ai.knowledge.indexer.index_source"]
+	return [j.kwargs["kwargs"]["source"] for j in queued_jobs("long", "huf.ai.knowledge.indexer.index_source")]
 
 
 def test_many_inputs_added_at_once_queue_one_job_and_the_next_source_is_not_behind_them(site, llm, workers):
@@ -526,7 +525,7 @@ def test_a_vector_source_needs_a_working_embedding_model(kind, site, llm, worker
 def test_the_sweep_restarts_forgotten_inputs_and_clears_a_busy_status_nobody_holds(site, llm, workers):
 	kb = source("Forgotten Source")
 	lost = add_text(kb, "Queued by a job that was lost with its worker.")
-	get_queue("long").empty()  # the job is lost, as when Redis restarts without persistence
+	drop_site_jobs(site, ("long",))  # the job is lost, as when Redis restarts without persistence
 	frappe.db.set_value("Knowledge Input", lost, "modified", add_to_date(now_datetime(), minutes=-10), update_modified=False)
 	frappe.db.set_value("Knowledge Source", kb, "status", "Rebuilding", update_modified=False)
 	frappe.db.commit()

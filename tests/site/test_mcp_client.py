@@ -16,7 +16,7 @@ from mcp.server.fastmcp import FastMCP
 from huf.ai.agent.integration import get_agent_run_status, run_agent_sync
 from huf.ai.mcp_client import get_agent_mcp_servers, sync_mcp_server_tools, test_mcp_connection
 from tests.site import fixtures
-from tests.site.conftest import as_user, make_user, wait_for
+from tests.site.conftest import as_user, drop_site_jobs, make_user, queued_jobs, wait_for
 from tests.support.mcp_server import Served, auth_server, bound_socket, build
 from tests.support.scripted_llm import text, tool_calls
 
@@ -114,6 +114,25 @@ def test_an_mcp_image_reaches_a_vision_model_once_and_only_its_note_is_stored(si
 	replayed = llm.chat_requests[-1]["body"]["messages"]
 	assert [m["role"] for m in replayed] == ["system", "user", "assistant", "tool", "tool", "assistant", "user"]
 	assert replayed[3]["content"] == messages["c1"] and "data:image" not in json.dumps(replayed)
+
+
+def test_a_header_whose_value_a_new_address_cleared_is_not_sent(site, mcp):
+	from huf.ai.engine.mcp import MCPPool
+	from huf.ai.mcp_client import policy, server_config
+
+	team = [{"header_name": "X-Team", "header_value": SECRET + "-team"}, {"header_name": "X-Org", "header_value": SECRET + "-org"}]
+	server = mcp_server("huf-t-moved-headers", mcp.url + "/mcp", custom_headers=team)
+	doc = frappe.get_doc("MCP Server", server.name)  # as the form sends it: values masked
+	doc.server_url = mcp.url.replace("127.0.0.1", "localhost") + "/mcp"  # the same server at another address
+	doc.custom_headers[1].header_value = "typed-again"  # a value typed with the new address is kept
+	doc.save()
+	pool = MCPPool(policy())
+	try:
+		config = server_config(frappe.get_doc("MCP Server", server.name))
+		assert pool.call_tool(config, "header", {"name": "X-Team"}) == "<none>"  # not even the name with an empty value
+		assert pool.call_tool(config, "header", {"name": "X-Org"}) == "[hidden]"  # sent (a secret's echo is hidden)
+	finally:
+		pool.close()
 
 
 def test_sync_keeps_each_rows_flags_and_turns_off_a_tool_that_went(site, mcp):
@@ -262,10 +281,7 @@ def test_oauth_sign_in_through_the_callback_page(site, web):
 
 
 def queued_syncs() -> list[str]:
-	from frappe.utils.background_jobs import get_queue
-
-	jobs = get_queue("long").get_jobs()
-	return [job.kwargs["kwargs"]["server_name"] for job in jobs if job.kwargs.get("method") == "huf.ai.mcp_client.sync_job"]
+	return [job.kwargs["kwargs"]["server_name"] for job in queued_jobs("long", "huf.ai.mcp_client.sync_job")]
 
 
 def test_auto_sync_from_the_minute_job(site, mcp):
@@ -287,9 +303,7 @@ def test_auto_sync_from_the_minute_job(site, mcp):
 	sync_job(server.name)  # fails: logged, and no retry until an interval has passed
 	try:
 		assert frappe.cache.get_value(FAILED_SYNC + server.name, expires=True)
-		from frappe.utils.background_jobs import get_queue
-
-		get_queue("long").empty()
+		drop_site_jobs(site, ("long",))
 		auto_sync()
 		assert queued_syncs() == []
 	finally:

@@ -113,6 +113,35 @@ def test_a_reader_cannot_write_and_nothing_is_written(note_doctype, people):
 	assert frappe.db.get_value(NOTE, name, "amount") in (0, None)
 
 
+def test_a_refusal_says_what_was_refused_and_frappes_reason(note_doctype, people):
+	name = note("not yours", status="Open")
+	frappe.msgprint("said before the call")  # earlier messages stay in the response and out of the tool's answer
+	with as_user(people["reader"]):
+		with pytest.raises(ToolError) as create:
+			tool("Create Document").handler({"data": {"title": "sneaky"}})
+		with pytest.raises(ToolError) as update:
+			tool("Update Document").handler({"name": name, "data": {"amount": 99}})
+	reason = f"User {people['reader']} does not have doctype access via role permission for document {NOTE}"
+	assert str(create.value) == f"You do not have permission to create {NOTE}: {reason}"
+	assert str(update.value) == f"You do not have permission to update {NOTE}: {reason}"
+	assert [m.message for m in frappe.local.message_log] == ["said before the call"]
+	assert not frappe.flags.error_message  # Frappe's error for the response is not left behind
+
+
+def test_a_refused_document_is_named_and_nothing_of_it_is_shown(site):
+	"""A user who may read ToDos but not this one: Frappe's reason is the error message it sets."""
+	user = make_user("todo-reader@huf.test", ["Huf User"])
+	todo = frappe.get_doc({"doctype": "ToDo", "description": "the quarterly secret plan"}).insert(ignore_permissions=True)
+	frappe.local.message_log = []
+	with as_user(user):
+		with pytest.raises(ToolError) as read:
+			tool("Get Document", "ToDo", name="huf_t_get_todo").handler({"name": todo.name})
+	message = str(read.value)
+	assert message.startswith("You do not have permission to read ToDo: ") and todo.name in message, message
+	assert "secret" not in message and "<" not in message
+	assert frappe.local.message_log == [], message
+
+
 def test_a_writer_creates_updates_submits_cancels_and_amends_but_cannot_delete(note_doctype, people):
 	with as_user(people["writer"]):
 		created = tool("Create Document").handler({"data": {"title": "w1", "amount": 1}})
@@ -181,7 +210,8 @@ def test_in_a_run_a_denied_tool_call_goes_back_to_the_model_and_nothing_is_writt
 	assert result["status"] == "Success"
 	call = frappe.get_all("Agent Tool Call", filters={"agent_run": result["run"]}, fields=["status", "error_message"])[0]
 	assert call.status == "Failed" and call.error_message, call
-	assert "error" in json.loads(llm.requests[-1]["body"]["messages"][-1]["content"])
+	said = json.loads(llm.requests[-1]["body"]["messages"][-1]["content"])["error"]
+	assert said == f"You do not have permission to create {NOTE}: User {people['reader']} does not have doctype access via role permission for document {NOTE}"
 	assert not frappe.db.exists(NOTE, {"title": title})
 
 

@@ -12,8 +12,10 @@ Where a model may aim a tool (``target``):
 
 Headers: the tool's own headers (their values are secrets) go only to its Base URL's origin. A
 tool without a Base URL sends none (its form refuses them), and ``safe_http`` drops them on a
-redirect to another host (they are passed as ``sensitive``). The model cannot set headers. Secret
-values are replaced by ``[hidden]`` wherever a server echoes them back into what the model reads.
+redirect to another host (they are passed as ``sensitive``). A header without a value (cleared when
+the Base URL changed, or never stored) is not sent at all, not even its name. The model cannot set
+headers. Secret values are replaced by ``[hidden]`` wherever a server echoes them back into what the
+model reads.
 
 What the model reads, which is also the "Try this request" answer (``send``): ``{success,
 status_code, headers, data, final_url}`` — a few useful response headers, the body parsed when it
@@ -128,7 +130,7 @@ def send(tool: HttpTool, args: dict, allow: frozenset[str], *, timeout: float = 
 	query = _query(args.get("params"))
 	if query:  # added to a query the URL has (httpx's params= would replace it)
 		url += ("&" if urlsplit(url).query else "?") + urlencode(query, doseq=True)
-	headers = dict(tool.headers) if tool.base_url and _origin(urlsplit(url)) == _origin(urlsplit(tool.base_url)) else {}
+	headers = present(tool.headers) if tool.base_url and _origin(urlsplit(url)) == _origin(urlsplit(tool.base_url)) else {}
 	secrets = _secrets(headers.values())
 	body: dict = {}
 	if tool.method == "POST" and args.get("body") is not None:
@@ -144,6 +146,11 @@ def send(tool: HttpTool, args: dict, allow: frozenset[str], *, timeout: float = 
 	except safe_http.SafeHTTPError as error:
 		raise ToolError(_redact(_advice(error), secrets)) from None
 	return shape(response, secrets)
+
+
+def present(headers: Iterable[tuple[str, str]]) -> dict[str, str]:
+	"""The headers that have a value: one whose value is empty is left out whole, name and all."""
+	return {name: value for name, value in headers if (value or "").strip()}
 
 
 def run(tool: HttpTool, args: dict, allow: frozenset[str], **limits) -> dict:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import json
 import re
 
@@ -12,6 +13,8 @@ from huf.ai.engine.tools import Tool, ToolError
 from huf.ai.tools import custom, doctype_tools, http, run_agent
 from huf.ai.tools.context import RunContext
 from huf.ai.tools.effects import tool_effect
+
+MAX_REASON = 600  # characters of Frappe's words a failed call passes on
 
 
 def load_agent_tools(agent, ctx: RunContext) -> list[Tool]:
@@ -26,10 +29,11 @@ def build_tool(doc, ctx: RunContext) -> Tool:
 	# Run Agent is not rolled back: its sub-run is a run of its own, recorded (and committed) as it goes
 	writes = doc.types not in doctype_tools.READ_ONLY and doc.types != "Run Agent"
 	target = _target(doc, ctx)
+	action = doctype_tools.action(doc.types, doc.reference_doctype)
 
 	def handler(args: dict):
 		frappe.flags.huf_tool_context = ctx  # which run a built-in tool works for (ocr_document's model)
-		return guarded(lambda: target(args), writes)
+		return guarded(lambda: target(args), writes, action)
 
 	description = definition.get("description") or doc.description
 	return Tool(
@@ -52,38 +56,83 @@ def _target(doc, ctx: RunContext):
 	frappe.throw(_("Tools of type {0} are not available yet; remove {1} from the agent.").format(doc.types, frappe.bold(doc.name)))
 
 
-def guarded(call, writes: bool):
+def guarded(call, writes: bool, action: str | None = None):
 	"""Run a tool call so that a failure leaves nothing half-written and reads as plain words.
 
 	Writes happen inside a savepoint that is rolled back on failure. Frappe's messages (which carry
-	HTML and also land in the response's message log) become a clean ToolError. Any other exception is
-	logged in full in the Error Log and goes on to the engine, which shows the model only a general
-	message."""
+	HTML and also land in the response's message log) become a clean ToolError: the exception's own
+	text or, when it has none (Frappe's PermissionError usually has none), the last message Frappe
+	logged since the call began (or the error message it set), so the model reads Frappe's reason. ``action`` (e.g. "create ToDo") is
+	what a permission error says was refused. Any other exception is logged in full in the Error Log
+	and goes on to the engine, which shows the model only a general message."""
 	savepoint = f"huf_tool_{frappe.generate_hash(length=8)}" if writes else None
-	messages_before = len(frappe.local.message_log)
+	mark = _Mark()
 	if savepoint:
 		frappe.db.savepoint(savepoint)
 	try:
 		result = call()
 	except ToolError:
-		_undo(savepoint, messages_before)
+		_undo(savepoint, mark)
 		raise
 	except frappe.PermissionError as error:
-		_undo(savepoint, messages_before)
-		raise ToolError(_clean(error) or _("You do not have permission to do that.")) from None
+		reason = mark.reason(error)
+		_undo(savepoint, mark)
+		refused = _("You do not have permission to {0}").format(action or _("do that"))
+		raise ToolError(f"{refused}: {reason}" if reason else f"{refused}.") from None
 	except frappe.DoesNotExistError as error:
-		_undo(savepoint, messages_before)
-		raise ToolError(_clean(error) or _("That document was not found.")) from None
+		reason = mark.reason(error)
+		_undo(savepoint, mark)
+		raise ToolError(reason or _("That document was not found.")) from None
 	except frappe.ValidationError as error:
-		_undo(savepoint, messages_before)
-		raise ToolError(_clean(error) or type(error).__name__) from None
+		reason = mark.reason(error)
+		_undo(savepoint, mark)
+		raise ToolError(reason or type(error).__name__) from None
 	except Exception:
-		_undo(savepoint, messages_before)
+		_undo(savepoint, mark)
 		_log_unexpected()
 		raise  # the engine gives the model a general message; the row keeps the full one
 	if savepoint:
 		frappe.db.release_savepoint(savepoint)
 	return result
+
+
+class _Mark:
+	"""Frappe's message log and error flag as they were when a tool call began. A failed permission
+	check can leave ``frappe.local.message_log`` replaced by a new list (``check_doctype_permission``),
+	so the list itself is kept, not only its length."""
+
+	def __init__(self):
+		self.log = frappe.local.message_log
+		self.length = len(self.log)
+		self.error_message = frappe.flags.get("error_message")
+
+	def last_logged(self) -> str:
+		"""The last message Frappe logged since, as plain text: its final word before raising (a
+		failed permission check logs the document's check first, then the DocType's)."""
+		entries = list(self.log[self.length :])
+		if frappe.local.message_log is not self.log:
+			entries += frappe.local.message_log
+		for entry in reversed(entries):
+			message = entry.get("message") if isinstance(entry, dict) else entry
+			if isinstance(message, list | tuple):
+				message = " ".join(str(part) for part in message)
+			text = _clean(message or "")
+			if text:
+				return text
+		return ""
+
+	def reason(self, error: Exception) -> str:
+		"""Frappe's words for ``error``: its own text, else the last message logged since, else the
+		error message Frappe set since (``frappe.flags.error_message``, e.g. "No permission for ToDo")."""
+		flagged = frappe.flags.get("error_message")
+		flagged = flagged if flagged != self.error_message else None
+		reason = _clean(error) or self.last_logged() or _clean(flagged or "")
+		return reason if len(reason) <= MAX_REASON else reason[: MAX_REASON - 1] + "…"
+
+	def restore(self) -> None:
+		del self.log[self.length :]
+		frappe.local.message_log = self.log
+		frappe.flags.error_message = self.error_message
 
 
 def _log_unexpected() -> None:
@@ -92,11 +141,14 @@ def _log_unexpected() -> None:
 	frappe.log_error(title="Huf tool failed", reference_doctype="Agent Run" if ctx else None, reference_name=ctx.run if ctx else None)
 
 
-def _undo(savepoint: str | None, messages_before: int) -> None:
+def _undo(savepoint: str | None, mark: _Mark) -> None:
 	if savepoint:
 		frappe.db.rollback(save_point=savepoint)
-	del frappe.local.message_log[messages_before:]
+	mark.restore()
 
 
-def _clean(error: Exception) -> str:
-	return re.sub(r"<[^>]+>", "", str(error)).strip()
+def _clean(message) -> str:
+	"""Frappe's HTML message as one line of text (line breaks between its parts kept as "; ")."""
+	text = re.sub(r"(?i)<br\s*/?>", "; ", str(message))
+	text = html.unescape(re.sub(r"<[^>]+>", "", text))
+	return re.sub(r"\s+", " ", text).strip(" ;")

@@ -182,6 +182,33 @@ HANDLERS = {
 	"Attach File to Document": attach_file_to_document,
 }
 READ_ONLY = {"Get Document", "Get Multiple Documents", "Get List", "Get Value", "Get Report Result"}
+# what each type does to its DocType, as a refusal names it ("You do not have permission to create ToDo")
+ACTIONS = {
+	"Get Document": "read",
+	"Get Multiple Documents": "read",
+	"Get List": "read",
+	"Get Value": "read",
+	"Create Document": "create",
+	"Create Multiple Documents": "create",
+	"Update Document": "update",
+	"Update Multiple Documents": "update",
+	"Set Value": "update",
+	"Delete Document": "delete",
+	"Delete Multiple Documents": "delete",
+	"Submit Document": "submit",
+	"Cancel Document": "cancel",
+	"Get Amended Document": "amend",
+	"Attach File to Document": "attach a file to",
+}
+
+
+def action(types: str, doctype: str | None) -> str | None:
+	"""What a tool of ``types`` on ``doctype`` was refused, e.g. "create ToDo"; None for other tools."""
+	if types == "Get Report Result":
+		return _("run this report")
+	if types in ACTIONS and doctype:
+		return f"{_(ACTIONS[types])} {_(doctype)}"
+	return None
 
 
 def _require_submittable(doctype: str) -> None:

@@ -187,8 +187,9 @@ def _check_oauth(settings: OAuthSettings, where: str) -> None:
 
 
 def auth_headers(server: ServerConfig) -> dict[str, str]:
-	"""The headers every request to ``server`` carries: its own ones, then its auth header."""
-	headers = dict(server.headers)
+	"""The headers every request to ``server`` carries: its own ones, then its auth header. A header
+	of its own without a value (cleared when the address changed) is not sent at all, not even its name."""
+	headers = {name: value for name, value in server.headers if (value or "").strip()}
 	auth = server.auth
 	if auth.kind == "api_key":
 		headers[auth.header_name or "X-API-Key"] = auth.value
