@@ -155,7 +155,7 @@ def send(
 		form = args.get("body_format") == "form"
 		if form and not isinstance(args["body"], dict):
 			raise ToolError("A form body must be an object of field names and values.")
-		body = {"data": {key: _text(value) for key, value in args["body"].items()}} if form else {"json": args["body"]}
+		body = {"data": {name: _text(value) for name, value in args["body"].items()}} if form else {"json": args["body"]}
 	try:
 		response = safe_http.request(
 			tool.method, url, allow=allow, max_bytes=READ_LIMIT, headers=headers, sensitive=sensitive,
