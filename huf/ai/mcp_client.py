@@ -3,7 +3,8 @@
 - ``server_config(doc)``: an MCP Server row as the engine's ServerConfig (secrets decrypted only
   when asked); ``policy()``: the site's allow-lists (``huf_allowed_hosts``, ``huf_mcp_stdio_commands``).
 - ``create_mcp_tools(agent)``: the enabled tools of the agent's enabled servers, one MCPPool per run
-  (the run closes it, see ``run_setup.PreparedRun.close``).
+  (the run closes it, see ``run_setup.PreparedRun.close``); each tool's effect is its row's choice,
+  else what the server's hints imply (``engine/effects.mcp_effect``).
 - The whitelisted methods the Desk form and the web app call. Sync and test are for managers;
   ``get_agent_mcp_servers`` gives whoever may read the agent names and tool counts only.
 - ``auto_sync``: the minute job's part (one query when nothing is due).
@@ -21,6 +22,7 @@ from huf.ai.engine.mcp import Auth, MCPPool, OAuthSettings, Policy, ServerConfig
 from huf.ai.engine.tools import Tool
 from huf.ai.mcp_tokens import MCPTokenStore, redirect_uri
 from huf.ai.outbound import allowed_hosts
+from huf.ai.tools.effects import chosen_effect
 from huf.permissions import can_run_agent, is_manager
 
 FAILED_SYNC = "huf:mcp_sync_failed:"  # + server: an auto-sync failed; wait an interval before the next try
@@ -90,17 +92,23 @@ def extra_params(text: str | None) -> tuple[tuple[str, str], ...]:
 	return tuple((str(k), str(v).lower() if isinstance(v, bool) else str(v)) for k, v in value.items())
 
 
+def enabled_rows(doc) -> list:
+	"""The server's enabled MCP Server Tool rows that a sync named."""
+	return [row for row in doc.tools or [] if row.enabled and row.namespaced_name]
+
+
 def enabled_specs(doc) -> list[ToolSpec]:
-	"""The server's enabled tool rows as ToolSpecs (the names and schemas of the last sync)."""
+	"""The server's enabled tool rows as ToolSpecs (the names, schemas and hints of the last sync)."""
 	return [
 		ToolSpec(
 			name=row.namespaced_name,
 			tool=row.tool_name,
 			description=row.description or "",
 			input_schema=frappe.parse_json(row.parameters) if row.parameters else {"type": "object", "properties": {}},
+			read_only=bool(row.read_only_hint),
+			idempotent=bool(row.idempotent_hint),
 		)
-		for row in doc.tools or []
-		if row.enabled and row.namespaced_name
+		for row in enabled_rows(doc)
 	]
 
 
@@ -118,10 +126,10 @@ def create_mcp_tools(agent) -> tuple[list[Tool], MCPPool | None]:
 		if not doc.enabled:
 			continue
 		specs = enabled_specs(doc)
-		asks = {row.namespaced_name for row in doc.tools or [] if row.requires_approval}
-		for spec, tool in zip(specs, pool.tools(server_config(doc), specs), strict=True):
+		for tool_row, spec, tool in zip(enabled_rows(doc), specs, pool.tools(server_config(doc), specs), strict=True):
 			tool.origin = {"is_mcp_tool": 1, "mcp_server": doc.name, "mcp_tool": spec.tool}
-			tool.requires_approval = spec.name in asks  # a person approves each call (the run pauses)
+			tool.requires_approval = bool(tool_row.requires_approval)  # a person approves each call (the run pauses)
+			tool.effect = chosen_effect(tool_row.effect) or tool.effect  # else the server's hints (pool.tools)
 			tools.append(tool)
 	return tools, pool
 
@@ -140,7 +148,8 @@ def _manager_doc(server_name: str):
 @frappe.whitelist(methods=["POST"])
 def sync_mcp_server_tools(server_name: str) -> dict:
 	"""Fetch the server's tools into its Tools table. Returns ``{"tool_count", "added", "removed",
-	"last_sync", "tools": [{tool_name, namespaced_name, description, enabled, requires_approval}]}``;
+	"last_sync", "tools": [{tool_name, namespaced_name, description, enabled, requires_approval,
+	effect, read_only_hint, idempotent_hint}]}``;
 	a server that cannot be reached is an error message (HTTP 417) and nothing is changed."""
 	return _manager_doc(server_name).sync_tools()
 

@@ -9,7 +9,7 @@ from urllib.parse import quote
 
 import pytest
 
-from huf.ai.engine.http_tool import BODY_CHARS, HIDDEN, HttpTool, base_problem, parameters, run, send, target
+from huf.ai.engine.http_tool import BODY_CHARS, HIDDEN, HttpTool, base_problem, parameters, request_key, run, send, target
 from huf.ai.engine.tools import ToolError
 from tests.support.local_http import LocalServer
 
@@ -121,6 +121,34 @@ def test_post_sends_a_json_or_a_form_body(server):
 	as_form = server.seen[-1]
 	assert as_form.headers["content-type"] == "application/x-www-form-urlencoded"
 	assert as_form.body == b"item=tea&qty=2&gift=false&tags=%5B%22x%22%5D"
+
+
+def test_a_post_carries_its_calls_idempotency_key_and_a_get_none(server):
+	key = request_key("AR-0001", "TC-0007", {"url": "/orders"})
+	assert key == "huf-AR-0001-TC-0007"
+	send(tool("POST", server.url("/api"), X_Api_Key="k-2024-long-key"), {"url": "/orders", "body": {"item": "tea"}}, LOCAL, key=key)
+	assert server.seen[-1].headers["idempotency-key"] == key and server.seen[-1].headers["x-api-key"] == "k-2024-long-key"
+	send(tool("POST", None), {"url": server.url("/orders")}, LOCAL, key=key)  # no Base URL: the key still goes
+	assert server.seen[-1].headers["idempotency-key"] == key
+	send(tool("GET", server.url("/api")), {"url": "/orders"}, LOCAL, key=key)  # GET is idempotent by definition
+	assert "idempotency-key" not in server.seen[-1].headers
+	send(tool("POST", server.url("/api")), {"url": "/orders"}, LOCAL)  # nobody gave a key
+	assert "idempotency-key" not in server.seen[-1].headers
+
+
+def test_the_tools_own_idempotency_key_header_wins(server):
+	send(tool("POST", server.url("/api"), IDEMPOTENCY_KEY="mine-1"), {"url": "/orders"}, LOCAL, key="huf-AR-1-TC-1")
+	assert server.seen[-1].headers["idempotency-key"] == "mine-1"
+	assert list(server.seen[-1].headers).count("idempotency-key") == 1
+
+
+def test_without_a_call_id_the_key_is_the_run_and_the_arguments():
+	args = {"url": "/orders", "body": {"item": "tea", "qty": 2}}
+	key = request_key("AR-0001", "", args)
+	assert key.startswith("huf-AR-0001-") and key != request_key("AR-0002", "", args)
+	assert key == request_key("AR-0001", "", {"body": {"qty": 2, "item": "tea"}, "url": "/orders"})  # a repeat: the same
+	assert key != request_key("AR-0001", "", {"url": "/orders", "body": {"item": "tea", "qty": 3}})
+	assert request_key("", "FR-1-send-3", args) == "huf-FR-1-send-3"
 
 
 def test_tool_headers_never_follow_a_redirect_to_another_host(server):

@@ -17,6 +17,7 @@ from starlette.applications import Starlette
 from starlette.responses import HTMLResponse
 from starlette.routing import Route
 
+from huf.ai.engine.effects import ONCE, REPEATABLE
 from huf.ai.engine.events import ToolCall
 from huf.ai.engine.mcp import Auth, MCPPool, Policy, ServerConfig, list_tools, test_connection
 from huf.ai.engine.tools import ToolError, execute_tool_call
@@ -50,6 +51,7 @@ def test_handshake_and_listing(served):
 	assert specs["t__add"].input_schema["required"] == ["a", "b"]
 	assert specs["t__files_read"].tool == "files.read" and specs["t__files_read"].read_only is True
 	assert specs["t__wipe"].destructive is True and specs["t__add"].destructive is None
+	assert specs["t__add"].idempotent is True and specs["t__echo"].idempotent is None and specs["t__echo"].read_only is None
 
 
 def test_calls_text_structured_images_and_resources(served):
@@ -125,6 +127,9 @@ def test_engine_tools_from_cached_specs_go_through_the_loops_tool_runner(served)
 		before = served.initializes
 		tools = {tool.name: tool for tool in pool.tools(config(served), specs)}
 		assert served.initializes == before  # nothing connects until a call
+		# the server's hints say what a repeat after a dead worker may do: read-only or idempotent repeat
+		effects = {name: tools[name].effect for name in ("t__add", "t__files_read", "t__wipe", "t__echo")}
+		assert effects == {"t__add": REPEATABLE, "t__files_read": REPEATABLE, "t__wipe": ONCE, "t__echo": ONCE}
 		outcome = execute_tool_call(ToolCall("c1", "t__add", '{"a": 20, "b": 22}'), tools, 1000)
 		assert (outcome.ok, outcome.content) == (True, "42")
 		refused = execute_tool_call(ToolCall("c2", "t__add", '{"a": 1}'), tools, 1000)

@@ -1,11 +1,13 @@
 """GET and POST tools on a real site: an agent calling them through a real worker against a local
 server (127.0.0.1 and localhost are on the test site's huf_allowed_hosts), secret headers kept to
-the Base URL's host and out of every answer and row, who may try a request, and bad input."""
+the Base URL's host and out of every answer and row, the Idempotency-Key a POST carries, who may try
+a request, and bad input."""
 
 from __future__ import annotations
 
 import json
 import socket
+from dataclasses import replace
 from urllib.parse import quote
 
 import frappe
@@ -13,6 +15,8 @@ import pytest
 
 from huf.ai.agent.integration import get_agent_run_status, run_agent_sync
 from huf.ai.http_handler import handle_get_request, handle_http_request, handle_post_request, validate_url
+from huf.ai.tools import build_tool
+from huf.ai.tools.context import RunContext
 from tests.site import fixtures
 from tests.site.conftest import as_user, make_user, wait_for
 from tests.support.local_http import LocalServer
@@ -60,6 +64,7 @@ def test_an_agent_calls_get_and_post_tools_through_a_worker(site, llm, workers, 
 	assert forecast.method == "GET" and forecast.headers["authorization"] == f"Bearer {SECRET}"
 	assert order.method == "POST" and json.loads(order.body) == {"item": "tea", "qty": 2}
 	assert order.headers["authorization"] == f"Bearer {SECRET}"
+	assert order.headers["idempotency-key"].startswith(f"huf-{queued['run']}-") and "idempotency-key" not in forecast.headers
 	# the redirect to another host got no secret
 	assert by_path[f"/redirect?to={quote(elsewhere)}"].headers["authorization"] == f"Bearer {SECRET}"
 	assert "authorization" not in by_path["/echo"].headers
@@ -73,6 +78,28 @@ def test_an_agent_calls_get_and_post_tools_through_a_worker(site, llm, workers, 
 	rows = frappe.get_all("Agent Message", {"agent_run": queued["run"]}, ["content"]) + calls
 	assert SECRET not in json.dumps(rows, default=str)
 	assert "[hidden]" in calls[0].tool_result
+
+
+def test_a_post_sends_the_same_idempotency_key_when_its_call_is_repeated(site, server):
+	post, get = http_tool("huf_t_keyed_post", "POST", server.url("/api")), http_tool("huf_t_keyed_get", "GET", server.url("/api"))
+	own_header = [{"key": "idempotency-key", "value": "order-7"}]
+	own = fixtures.tool("huf_t_own_key", "POST", base_url=server.url("/api"), http_headers=own_header, tool_type="HTTP Requests")
+	call = RunContext(run="AR-0042", conversation="c", agent="a", user="Administrator", tool_call_id="TC-0007")
+	built = lambda name, ctx=call: build_tool(frappe.get_doc("Agent Tool Function", name), ctx)  # noqa: E731
+	for _ in range(2):  # the same call, done again after a dead worker
+		built(post).handler({"url": "/orders", "body": {"item": "tea"}})
+		assert server.seen[-1].headers["idempotency-key"] == "huf-AR-0042-TC-0007"
+	built(post, replace(call, tool_call_id="TC-0008")).handler({"url": "/orders", "body": {"item": "tea"}})
+	assert server.seen[-1].headers["idempotency-key"] == "huf-AR-0042-TC-0008"  # another call, another key
+	built(get).handler({"url": "/orders"})
+	assert "idempotency-key" not in server.seen[-1].headers
+	built(own).handler({"url": "/orders"})
+	assert server.seen[-1].headers["idempotency-key"] == "order-7"  # the tool's own header wins
+	before = len(server.seen)
+	handle_post_request(post, url="/orders", body={"item": "tea"})
+	handle_post_request(post, url="/orders", body={"item": "tea"})
+	tried = [seen.headers["idempotency-key"] for seen in server.seen[before:]]
+	assert all(key.startswith("huf-try-") for key in tried) and len(set(tried)) == 2  # each press is a request of its own
 
 
 def test_a_failed_request_is_a_tool_error_and_the_run_goes_on(site, llm, server):

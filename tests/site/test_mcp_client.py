@@ -1,6 +1,7 @@
 """MCP servers on a real site: an agent using an MCP tool through a real worker against a real MCP
 server (tests/support/mcp_server.py, on 127.0.0.1, which the test site allows), Sync Tools keeping
-each row's flags, Test Connection's errors in words, OAuth sign-in through the site's callback page,
+each row's flags (and the server's hints, which decide what a repeat after a dead worker does until an
+administrator chooses), Test Connection's errors in words, OAuth sign-in through the site's callback page,
 and who may create servers and read their secrets. (No postponed annotations here: FastMCP reads the
 tool functions' annotations as types.)"""
 
@@ -14,7 +15,8 @@ import requests
 from mcp.server.fastmcp import FastMCP
 
 from huf.ai.agent.integration import get_agent_run_status, run_agent_sync
-from huf.ai.mcp_client import get_agent_mcp_servers, sync_mcp_server_tools, test_mcp_connection
+from huf.ai.engine.effects import ONCE, REPEATABLE
+from huf.ai.mcp_client import create_mcp_tools, get_agent_mcp_servers, sync_mcp_server_tools, test_mcp_connection
 from tests.site import fixtures
 from tests.site.conftest import as_user, drop_site_jobs, make_user, queued_jobs, wait_for
 from tests.support.mcp_server import Served, auth_server, bound_socket, build
@@ -177,6 +179,35 @@ def test_sync_keeps_each_rows_flags_and_turns_off_a_tool_that_went(site, mcp):
 	assert after["wipe"].requires_approval == 1 and after["wipe"].enabled == 0
 	cached = json.loads(frappe.db.get_value("MCP Server", server.name, "available_tools"))
 	assert sorted(t["tool"] for t in cached) == ["add", "echo", "greet"]
+
+
+def test_the_servers_hints_decide_what_a_repeat_does_until_an_administrator_chooses(site, mcp):
+	server = mcp_server("huf-t-effects", mcp.url + "/mcp")
+	sync_mcp_server_tools(server.name)
+	found = rows(server.name)
+	hints = lambda row: (row.read_only_hint, row.idempotent_hint)  # noqa: E731
+	assert (hints(found["add"]), hints(found["files.read"]), hints(found["echo"])) == ((0, 1), (1, 0), (0, 0))
+	assert {row.effect for row in found.values()} == {"Automatic"}
+	assert effects(server.name) == {"add": REPEATABLE, "files.read": REPEATABLE, "echo": ONCE, "wipe": ONCE}
+
+	doc = frappe.get_doc("MCP Server", server.name)
+	for row in doc.tools:
+		row.effect = {"add": "Ask before repeating", "echo": "Safe to repeat"}.get(row.tool_name, row.effect)
+	doc.save()
+	assert effects(server.name) == {"add": ONCE, "files.read": REPEATABLE, "echo": REPEATABLE, "wipe": ONCE}
+	sync_mcp_server_tools(server.name)  # the administrator's choices stay; the hints are the server's again
+	again = rows(server.name)
+	assert (again["add"].effect, again["echo"].effect, again["wipe"].effect) == ("Ask before repeating", "Safe to repeat", "Automatic")
+	assert (hints(again["add"]), hints(again["files.read"])) == ((0, 1), (1, 0))
+	assert effects(server.name) == {"add": ONCE, "files.read": REPEATABLE, "echo": REPEATABLE, "wipe": ONCE}
+
+
+def effects(server: str) -> dict:
+	"""The effect of some of the server's tools as an agent's run gets them, by the server's names."""
+	agent = frappe._dict(agent_mcp_server=[frappe._dict(mcp_server=server, enabled=1)])
+	tools, pool = create_mcp_tools(agent)
+	pool.close()
+	return {tool.origin["mcp_tool"]: tool.effect for tool in tools if tool.origin["mcp_tool"] in ("add", "files.read", "echo", "wipe")}
 
 
 def test_connection_problems_read_as_words(site, llm_server, mcp):

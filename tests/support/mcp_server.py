@@ -45,7 +45,7 @@ AWOKE: list[float] = []  # the sleep calls that finished, in a server run in thi
 def build(name: str = "huf-test", **settings) -> FastMCP:
 	server = FastMCP(name, log_level="ERROR", **settings)
 
-	@server.tool()
+	@server.tool(annotations=ToolAnnotations(idempotentHint=True))
 	def add(a: int, b: int) -> int:
 		"""Add two whole numbers."""
 		return a + b

@@ -15,7 +15,9 @@ tool without a Base URL sends none (its form refuses them), and ``safe_http`` dr
 redirect to another host (they are passed as ``sensitive``). A header without a value (cleared when
 the Base URL changed, or never stored) is not sent at all, not even its name. The model cannot set
 headers. Secret values are replaced by ``[hidden]`` wherever a server echoes them back into what the
-model reads.
+model reads. A request whose method is not idempotent (POST) carries an ``Idempotency-Key``
+(``request_key``: ``huf-<run>-<call>``, the same when a call is repeated after a dead worker),
+unless the tool's own headers set one.
 
 What the model reads, which is also the "Try this request" answer (``send``): ``{success,
 status_code, headers, data, final_url}`` — a few useful response headers, the body parsed when it
@@ -25,6 +27,7 @@ a 4xx/5xx answer when the model called (``run``)."""
 
 from __future__ import annotations
 
+import hashlib
 import http
 import json
 import re
@@ -33,6 +36,7 @@ from dataclasses import dataclass
 from urllib.parse import unquote, urlencode, urlsplit
 
 from huf.ai.engine import safe_http
+from huf.ai.engine.effects import IDEMPOTENCY_HEADER, IDEMPOTENT_METHODS, idempotency_key
 from huf.ai.engine.tools import ToolError
 
 READ_LIMIT = 2 * 1024 * 1024  # bytes read from a server; a larger answer is a tool error
@@ -124,23 +128,38 @@ def _dot_segments(path: str) -> bool:
 	return any(segment in (".", "..") for segment in re.split(r"[/\\]", unquote(path)))
 
 
-def send(tool: HttpTool, args: dict, allow: frozenset[str], *, timeout: float = TIMEOUT, deadline: float = DEADLINE) -> dict:
-	"""Make the call ``args`` asks for and shape the answer; ToolError when it cannot be made."""
+def request_key(run: str, call_id: str, args: dict) -> str:
+	"""The ``Idempotency-Key`` of a call: ``huf-<run>-<call>``; without a call id, the run and a hash
+	of the arguments (the same call repeated has the same arguments)."""
+	if not call_id:
+		call_id = hashlib.sha256(json.dumps(args, sort_keys=True, default=str).encode()).hexdigest()[:16]
+	return idempotency_key(*(part for part in (run, call_id) if part))
+
+
+def send(
+	tool: HttpTool, args: dict, allow: frozenset[str], *, key: str = "", timeout: float = TIMEOUT, deadline: float = DEADLINE
+) -> dict:
+	"""Make the call ``args`` asks for and shape the answer; ToolError when it cannot be made.
+	``key``: the ``Idempotency-Key`` a POST carries (a header of the tool's own by that name wins)."""
 	url = target(tool.base_url, args.get("url"))
 	query = _query(args.get("params"))
 	if query:  # added to a query the URL has (httpx's params= would replace it)
 		url += ("&" if urlsplit(url).query else "?") + urlencode(query, doseq=True)
 	headers = present(tool.headers) if tool.base_url and _origin(urlsplit(url)) == _origin(urlsplit(tool.base_url)) else {}
 	secrets = _secrets(headers.values())
+	sensitive = tuple(headers)
+	own_key = any(name.lower() == IDEMPOTENCY_HEADER.lower() for name in headers)
+	if key and tool.method.upper() not in IDEMPOTENT_METHODS and not own_key:
+		headers[IDEMPOTENCY_HEADER] = key  # not a secret: it follows redirects
 	body: dict = {}
 	if tool.method == "POST" and args.get("body") is not None:
 		form = args.get("body_format") == "form"
 		if form and not isinstance(args["body"], dict):
 			raise ToolError("A form body must be an object of field names and values.")
-		body = {"data": {key: _text(value) for key, value in args["body"].items()}} if form else {"json": args["body"]}
+		body = {"data": {name: _text(value) for name, value in args["body"].items()}} if form else {"json": args["body"]}
 	try:
 		response = safe_http.request(
-			tool.method, url, allow=allow, max_bytes=READ_LIMIT, headers=headers, sensitive=headers.keys(),
+			tool.method, url, allow=allow, max_bytes=READ_LIMIT, headers=headers, sensitive=sensitive,
 			timeout=timeout, deadline=deadline, **body,
 		)  # fmt: skip
 	except safe_http.SafeHTTPError as error:
@@ -153,9 +172,9 @@ def present(headers: Iterable[tuple[str, str]]) -> dict[str, str]:
 	return {name: value for name, value in headers if (value or "").strip()}
 
 
-def run(tool: HttpTool, args: dict, allow: frozenset[str], **limits) -> dict:
+def run(tool: HttpTool, args: dict, allow: frozenset[str], **options) -> dict:
 	"""``send`` for a model: an answer with an error status is a tool error that shows the body."""
-	answer = send(tool, args, allow, **limits)
+	answer = send(tool, args, allow, **options)
 	if not answer["success"]:
 		raise ToolError(failure(tool.method, answer))
 	return answer

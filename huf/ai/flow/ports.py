@@ -95,6 +95,7 @@ class SitePorts:
 		ctx = RunContext(
 			run=self.run.last_agent_run or "", conversation=self.run.conversation or "", agent="", user=self.run.user,
 			run_subagent=executor.run_subagent,
+			tool_call_id=f"{self.run.name}-{self.run.current_node_id}-{self.run.hop_count or 0}",  # this hop's call
 		)  # fmt: skip
 		doc = frappe.get_cached_doc("Agent Tool Function", tool)
 		if doc.requires_approval and not approved_right_before(self.graph, self.run.current_node_id):

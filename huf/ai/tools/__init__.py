@@ -5,6 +5,7 @@ from __future__ import annotations
 import html
 import json
 import re
+from collections.abc import Callable
 
 import frappe
 from frappe import _
@@ -28,12 +29,12 @@ def build_tool(doc, ctx: RunContext) -> Tool:
 		frappe.throw(_("The tool {0} has no function definition. Open it and save it again.").format(frappe.bold(doc.name)))
 	# Run Agent is not rolled back: its sub-run is a run of its own, recorded (and committed) as it goes
 	writes = doc.types not in doctype_tools.READ_ONLY and doc.types != "Run Agent"
-	target = _target(doc, ctx)
+	target = _target(doc)
 	action = doctype_tools.action(doc.types, doc.reference_doctype)
 
 	def handler(args: dict):
 		frappe.flags.huf_tool_context = ctx  # which run a built-in tool works for (ocr_document's model)
-		return guarded(lambda: target(args), writes, action)
+		return guarded(lambda: target(args, ctx), writes, action)
 
 	description = definition.get("description") or doc.description
 	return Tool(
@@ -42,17 +43,18 @@ def build_tool(doc, ctx: RunContext) -> Tool:
 	)  # fmt: skip
 
 
-def _target(doc, ctx: RunContext):
+def _target(doc) -> Callable[[dict, RunContext], object]:
+	"""What a call of the tool does with its arguments and the context of the call in progress."""
 	if doc.types in doctype_tools.HANDLERS:
 		handle = doctype_tools.HANDLERS[doc.types]
-		return lambda args: handle(doc.reference_doctype, args)
+		return lambda args, _ctx: handle(doc.reference_doctype, args)
 	if doc.types in ("Custom Function", "App Provided"):
 		app = (doc.provider_app or "") if doc.types == "App Provided" else None
-		return lambda args: custom.call_function(doc.function_path, args, bool(doc.pass_parameters_as_json), app)
+		return lambda args, _ctx: custom.call_function(doc.function_path, args, bool(doc.pass_parameters_as_json), app)
 	if doc.types == "Run Agent":
-		return lambda args: run_agent.run_agent(doc.agent, args, ctx)
+		return lambda args, ctx: run_agent.run_agent(doc.agent, args, ctx)
 	if doc.types in ("GET", "POST"):
-		return lambda args: http.call(doc, args)
+		return lambda args, ctx: http.call(doc, args, ctx)
 	frappe.throw(_("Tools of type {0} are not available yet; remove {1} from the agent.").format(doc.types, frappe.bold(doc.name)))
 
 

@@ -10,7 +10,12 @@ class RunContext:
 
 	``run_subagent(agent, prompt, ctx)`` runs another agent as a sub-run of this one and returns its
 	answer (the Run Agent tool); whoever executes the run provides it (``huf.ai.executor``), so the
-	tools never import the code that runs agents."""
+	tools never import the code that runs agents.
+
+	``tool_call_id``: the Agent Tool Call id of the call in progress, set by the loop's handler (a
+	flow's tool step: its flow run, step and hop); empty outside a call. It keys what a call sends
+	out (the ``Idempotency-Key`` of a POST tool), so a call repeated after a dead worker sends the
+	same key."""
 
 	run: str
 	conversation: str
@@ -20,3 +25,4 @@ class RunContext:
 	chain: tuple[str, ...] = ()
 	max_depth: int = 2
 	run_subagent: Callable[[str, str, RunContext], str] | None = None
+	tool_call_id: str = ""

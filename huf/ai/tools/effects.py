@@ -1,5 +1,6 @@
 """A tool's effect (``engine/effects.py``) from its Agent Tool Function: what its form says, else
-what its kind implies. The Desk field reads as what happens "If a run stops during a call"."""
+what its kind implies. The Desk field reads as what happens "If a run stops during a call"; MCP
+Server Tool rows have the same field (``chosen_effect``), whose Automatic follows the server's hints."""
 
 from __future__ import annotations
 
@@ -11,10 +12,15 @@ DECLARED = {REPEATABLE: "Safe to repeat", DATABASE: "Safe to repeat", ONCE: "Ask
 KIND = {"GET": REPEATABLE, "Speech to Text": REPEATABLE}  # POST, functions and Run Agent: ONCE
 
 
+def chosen_effect(value: str | None) -> str | None:
+	"""The effect a form's "If a run stops during a call" chooses; None for Automatic (or nothing)."""
+	return CHOSEN.get(value or "")
+
+
 def tool_effect(doc) -> str:
 	"""DATABASE for the document tools (their writes commit with the step or round that made them);
 	REPEATABLE for GET requests; ONCE for the rest, unless the form says otherwise."""
-	chosen = CHOSEN.get(doc.get("effect") or "")
+	chosen = chosen_effect(doc.get("effect"))
 	if chosen:
 		return chosen
 	if doc.types in HANDLERS:

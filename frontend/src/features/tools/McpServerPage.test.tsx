@@ -29,7 +29,7 @@ afterEach(() => {
 	saved.length = 0;
 });
 
-const tool = (tool_name: string, enabled: 0 | 1, requires_approval: 0 | 1) => ({ name: `row-${tool_name}`, tool_name, enabled, requires_approval, namespaced_name: `docs__${tool_name}`, description: `${tool_name} things` });
+const tool = (tool_name: string, enabled: 0 | 1, requires_approval: 0 | 1, more: Record<string, unknown> = {}) => ({ name: `row-${tool_name}`, tool_name, enabled, requires_approval, effect: "Automatic", namespaced_name: `docs__${tool_name}`, description: `${tool_name} things`, ...more });
 
 function renderPage(name: string) {
 	const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
@@ -81,6 +81,25 @@ describe("McpServerPage", () => {
 		const sent = saved[0] as { tools: { tool_name: string; enabled: number; requires_approval: number }[]; auth_header_value: string };
 		expect(sent.tools.map(({ tool_name, enabled, requires_approval }) => [tool_name, enabled, requires_approval])).toEqual([["search", 0, 0], ["delete_page", 1, 1]]);
 		expect(sent.auth_header_value).toBe("*****");
+	});
+
+	it("chooses per tool what Huf does if interrupted, starting from what the server says", async () => {
+		const user = userEvent.setup();
+		const tools = [tool("search", 1, 0, { read_only_hint: 1 }), tool("upsert", 1, 0, { idempotent_hint: 1, effect: "Ask before repeating" }), tool("delete_page", 1, 1)];
+		doc = { name: "docs", server_name: "docs", transport_type: "http", server_url: "https://mcp.example.com/mcp", auth_type: "none", enabled: 1, timeout_seconds: 30, tools, modified: "1" };
+		renderPage("docs");
+		const choice = (name: string) => screen.getByLabelText(`If Huf is interrupted during ${name}`) as HTMLSelectElement;
+		const hint = (name: string) => document.getElementById(choice(name).getAttribute("aria-describedby") ?? "")?.textContent;
+		expect((await screen.findByLabelText("If Huf is interrupted during search") as HTMLSelectElement).value).toBe("Automatic");
+		expect(hint("search")).toBe("The server says this tool is safe to repeat, so Huf runs it again.");
+		expect(choice("upsert").value).toBe("Ask before repeating");
+		expect(hint("upsert")).toBe("The server says this tool is safe to repeat. Huf asks you whether to retry, skip or stop.");
+		expect(hint("delete_page")).toBe("The server doesn't say this tool is safe to repeat, so Huf asks you whether to retry, skip or stop.");
+		await user.selectOptions(choice("delete_page"), "Run it again");
+		expect(hint("delete_page")).toMatch(/^Huf runs it again/);
+		await user.click(screen.getByRole("button", { name: "Save" }));
+		const sent = saved[0] as { tools: { tool_name: string; effect: string; requires_approval: number }[] };
+		expect(sent.tools.map(({ tool_name, effect, requires_approval }) => [tool_name, effect, requires_approval])).toEqual([["search", "Automatic", 0], ["upsert", "Ask before repeating", 0], ["delete_page", "Safe to repeat", 1]]);
 	});
 
 	it("shows why a connection failed in words", async () => {

@@ -7,7 +7,8 @@ import { Checkbox, Field, Input, Select, Textarea } from "../../components/ui/fi
 import { EditorHeader, Section } from "../../components/ui/section";
 import { ErrorNote, Loading, StatusBadge } from "../../components/ui/status";
 import { ApiError, getDoc, saveDoc } from "../../lib/api";
-import { CONNECTIONS, emptyServer, serverFieldOfServerError, serverFromDoc, serverToDoc, SIGN_INS, signOut, startSignIn, syncSummary, syncTools, testConnection, validateServer, type McpDraft, type McpErrors, type OAuthText, type ServerTool } from "./mcp";
+import { EffectSelect } from "./EffectSelect";
+import { CONNECTIONS, emptyServer, serverFieldOfServerError, serverFromDoc, serverToDoc, serverToolEffectHint, SIGN_INS, signOut, startSignIn, syncSummary, syncTools, testConnection, validateServer, type McpDraft, type McpErrors, type OAuthText, type ServerTool } from "./mcp";
 import { SecretInput } from "./SecretInput";
 import { SecretRows, type SecretRow } from "./RowsEditors";
 
@@ -308,18 +309,31 @@ function ServerTools({ server, tools, lastSync, dirty, synced, onChange, onSynce
 			{tools.length ? (
 				<ul className="divide-y divide-slate-200 rounded-md border border-slate-200" aria-label="Server tools">
 					{tools.map((tool, index) => (
-						<li key={tool.name ?? tool.tool_name} className="grid gap-1 p-3 sm:grid-cols-[1fr_auto_auto] sm:items-start sm:gap-4">
-							<div className="min-w-0">
-								<p className="text-sm font-medium">{tool.tool_name}</p>
-								<p className="text-xs text-slate-600">{tool.description}</p>
-							</div>
-							<Checkbox label="On" aria-label={`Use ${tool.tool_name}`} checked={Boolean(tool.enabled)} onChange={(e) => change(index, { enabled: e.target.checked ? 1 : 0 })} />
-							<Checkbox label="Ask before running" aria-label={`Ask before running ${tool.tool_name}`} checked={Boolean(tool.requires_approval)} onChange={(e) => change(index, { requires_approval: e.target.checked ? 1 : 0 })} />
-						</li>
+						<ServerToolRow key={tool.name ?? tool.tool_name} tool={tool} onChange={(patch) => change(index, patch)} />
 					))}
 				</ul>
 			) : null}
 			{tools.length ? <p className="text-xs text-slate-500">Changes to these switches are kept when you save.</p> : null}
 		</Section>
+	);
+}
+
+/** One tool: its switches, and what Huf does if interrupted during it (with the server's say on it). */
+function ServerToolRow({ tool, onChange }: { tool: ServerTool; onChange: (patch: Partial<ServerTool>) => void }) {
+	const id = useId();
+	return (
+		<li className="grid gap-2 p-3 sm:grid-cols-[1fr_auto_auto] sm:items-start sm:gap-x-4">
+			<div className="min-w-0">
+				<p className="text-sm font-medium">{tool.tool_name}</p>
+				<p className="text-xs text-slate-600">{tool.description}</p>
+			</div>
+			<Checkbox label="On" aria-label={`Use ${tool.tool_name}`} checked={Boolean(tool.enabled)} onChange={(e) => onChange({ enabled: e.target.checked ? 1 : 0 })} />
+			<div className="grid gap-1.5 sm:w-56">
+				<Checkbox label="Ask before running" aria-label={`Ask before running ${tool.tool_name}`} checked={Boolean(tool.requires_approval)} onChange={(e) => onChange({ requires_approval: e.target.checked ? 1 : 0 })} />
+				<label htmlFor={id} className="text-xs font-medium text-slate-700">If Huf is interrupted</label>
+				<EffectSelect id={id} aria-label={`If Huf is interrupted during ${tool.tool_name}`} aria-describedby={`${id}-hint`} value={tool.effect} onChange={(effect) => onChange({ effect })} />
+				<p id={`${id}-hint`} className="text-xs text-slate-500">{serverToolEffectHint(tool)}</p>
+			</div>
+		</li>
 	);
 }

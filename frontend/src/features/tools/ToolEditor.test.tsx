@@ -68,6 +68,32 @@ describe("ToolEditor", () => {
 		expect(saved[0]?.requires_approval).toBe(1);
 	});
 
+	it("says in plain words what Huf does if interrupted during the tool, and saves the DocType's value", async () => {
+		const user = userEvent.setup();
+		saveReply = async () => ({ name: "order_api" });
+		renderEditor({ ...webTool, types: "POST" }, false);
+		const choice = screen.getByLabelText("If Huf is interrupted during this tool") as HTMLSelectElement;
+		expect([...choice.options].map((option) => [option.value, option.text])).toEqual([["Automatic", "Decide for me"], ["Safe to repeat", "Run it again"], ["Ask before repeating", "Ask me first"]]);
+		expect(choice.value).toBe("Automatic");
+		expect(screen.getByText("Huf asks you whether to retry, skip or stop.")).toBeTruthy();
+		await user.selectOptions(screen.getByLabelText("What it does"), "GET");
+		expect(screen.getByText("It only reads, so Huf runs it again.")).toBeTruthy();
+		await user.selectOptions(screen.getByLabelText("What it does"), "Update Document");
+		expect(screen.getByText("Changes to your records are undone and the tool runs again.")).toBeTruthy();
+		await user.selectOptions(screen.getByLabelText("What it does"), "POST");
+		await user.selectOptions(choice, "Run it again");
+		expect(choice.getAttribute("aria-describedby")).toBeTruthy();
+		expect(document.getElementById(choice.getAttribute("aria-describedby") ?? "")?.textContent).toMatch(/Idempotency-Key/);
+		await user.click(screen.getByRole("button", { name: "Save" }));
+		expect(saved[0]?.effect).toBe("Safe to repeat");
+	});
+
+	it("shows a saved choice for interruptions", () => {
+		renderEditor(toolFromDoc({ ...webTool, effect: "Ask before repeating" }), false);
+		expect((screen.getByLabelText("If Huf is interrupted during this tool") as HTMLSelectElement).value).toBe("Ask before repeating");
+		expect(screen.getByText("Huf asks you whether to retry, skip or stop.")).toBeTruthy();
+	});
+
 	it("never shows a saved header value, keeps it unless replaced, and shows the server's refusal by its field", async () => {
 		const user = userEvent.setup();
 		saveReply = async () => {

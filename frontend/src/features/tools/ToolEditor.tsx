@@ -7,8 +7,9 @@ import { ErrorNote, Loading } from "../../components/ui/status";
 import { ApiError, saveDoc } from "../../lib/api";
 import { useMe } from "../../lib/me";
 import { useSuggestions, useToolDoc } from "./api";
+import { EffectSelect } from "./EffectSelect";
 import { ParamRows, SecretRows } from "./RowsEditors";
-import { emptyTool, isFunctionKind, isWebKind, needsRecordType, takesRecordType, TOOL_KINDS, toolFieldOfServerError, toolFromDoc, toolToDoc, validateTool, type ToolDraft, type ToolErrors } from "./rules";
+import { emptyTool, isFunctionKind, isWebKind, needsRecordType, takesRecordType, TOOL_KINDS, toolEffectHint, toolFieldOfServerError, toolFromDoc, toolToDoc, validateTool, type ToolDraft, type ToolErrors } from "./rules";
 import { TryRequest } from "./TryRequest";
 
 export default function ToolEditor() {
@@ -105,6 +106,9 @@ export function Editor({ isNew, initial, canWrite, saved, onSaved }: EditorProps
 							{(props) => <Textarea rows={3} value={draft.description} onChange={(e) => set("description", e.target.value)} {...props} />}
 						</Field>
 						<Checkbox label="Ask before running: each use waits until the person the agent works for allows it" checked={Boolean(draft.requires_approval)} onChange={(e) => set("requires_approval", e.target.checked ? 1 : 0)} />
+						<Field label="If Huf is interrupted during this tool" hint={toolEffectHint(draft.types, draft.effect)}>
+							{(props) => <EffectSelect value={draft.effect} onChange={(effect) => set("effect", effect)} {...props} />}
+						</Field>
 					</Section>
 					<Target draft={draft} errors={errors} set={set} savedSecrets={savedSecrets} disabled={!canWrite} />
 					<Section title="Inputs">

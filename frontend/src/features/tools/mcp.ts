@@ -2,8 +2,20 @@
 // DocType, and the site's methods for testing, syncing and signing in.
 import { call } from "../../lib/api";
 import type { SecretRow } from "./RowsEditors";
+import { effectHint, effectOf, type ToolEffect } from "./rules";
 
-export type ServerTool = { name?: string; tool_name: string; enabled: 0 | 1; requires_approval: 0 | 1; namespaced_name: string; description: string; [field: string]: unknown };
+/** One of the server's tools: the person's switches (on, ask first, if interrupted) and the server's
+ * hints as of the last sync (read-only, idempotent), which "Decide for me" follows. */
+export type ServerTool = { name?: string; tool_name: string; enabled: 0 | 1; requires_approval: 0 | 1; effect: ToolEffect; read_only_hint: 0 | 1; idempotent_hint: 0 | 1; namespaced_name: string; description: string; [field: string]: unknown };
+
+/** The line under a server tool's "If Huf is interrupted" choice; "Decide for me" follows the
+ * server's hints (huf/ai/engine/effects.py mcp_effect). */
+export function serverToolEffectHint(tool: ServerTool): string {
+	const safe = Boolean(tool.read_only_hint || tool.idempotent_hint);
+	if (!safe) return effectHint(tool.effect, "The server doesn't say this tool is safe to repeat, so Huf asks you whether to retry, skip or stop.");
+	const said = "The server says this tool is safe to repeat";
+	return tool.effect === "Automatic" ? `${said}, so Huf runs it again.` : `${said}. ${effectHint(tool.effect, "")}`;
+}
 
 export type McpDraft = {
 	server_name: string;
@@ -83,14 +95,14 @@ export function serverFromDoc(doc: Record<string, unknown>): McpDraft {
 		timeout_seconds: typeof doc.timeout_seconds === "number" ? doc.timeout_seconds : empty.timeout_seconds,
 		enable_auto_sync: doc.enable_auto_sync ? 1 : 0,
 		auto_sync_interval: typeof doc.auto_sync_interval === "number" ? doc.auto_sync_interval : empty.auto_sync_interval,
-		tools: rows("tools").map((row) => ({ ...row, tool_name: text(row.tool_name), enabled: row.enabled ? 1 : 0, requires_approval: row.requires_approval ? 1 : 0, namespaced_name: text(row.namespaced_name), description: text(row.description) })),
+		tools: rows("tools").map((row) => ({ ...row, tool_name: text(row.tool_name), enabled: row.enabled ? 1 : 0, requires_approval: row.requires_approval ? 1 : 0, effect: effectOf(row.effect), read_only_hint: row.read_only_hint ? 1 : 0, idempotent_hint: row.idempotent_hint ? 1 : 0, namespaced_name: text(row.namespaced_name), description: text(row.description) })),
 		oauth_status: text(doc.oauth_status) || empty.oauth_status,
 		last_sync: text(doc.last_sync),
 		modified: text(doc.modified),
 	};
 }
 
-/** What is saved. Tool rows go back whole (only their on/ask switches change here). A secret left
+/** What is saved. Tool rows go back whole (only their on/ask/if-interrupted switches change here). A secret left
  * untouched goes back masked, which keeps the stored value; an emptied one is removed. */
 export function serverToDoc(draft: McpDraft): Record<string, unknown> {
 	const web = draft.transport_type !== "stdio";

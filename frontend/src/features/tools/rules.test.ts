@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { emptyTool, toolFieldOfServerError, toolFromDoc, toolToDoc, validateTool, type ToolDraft } from "./rules";
+import { emptyTool, toolEffectHint, toolFieldOfServerError, toolFromDoc, toolToDoc, validateTool, type ToolDraft } from "./rules";
 
 const tool = (changes: Partial<ToolDraft> = {}): ToolDraft => ({ ...emptyTool(), tool_name: "get_order", description: "Reads an order.", reference_doctype: "Sales Order", ...changes });
 
@@ -40,6 +40,24 @@ describe("tool rules", () => {
 		expect(doc.reference_doctype).toBe("");
 		expect(doc.http_headers).toEqual([{ name: "h1", key: "X-Key", value: "*****" }]);
 		expect(toolToDoc({ ...loaded, types: "Get Document" }).http_headers).toEqual([]);
+	});
+
+	it("keeps the choice for interruptions with any kind, as one of the DocType's values", () => {
+		expect(toolFromDoc({ tool_name: "t", types: "POST" }).effect).toBe("Automatic");
+		expect(toolFromDoc({ tool_name: "t", types: "POST", effect: "Safe to repeat" }).effect).toBe("Safe to repeat");
+		expect(toolFromDoc({ tool_name: "t", types: "POST", effect: "Run it again" }).effect).toBe("Automatic");
+		expect(toolToDoc(tool({ types: "Run Agent", agent: "Sales", effect: "Ask before repeating" })).effect).toBe("Ask before repeating");
+	});
+
+	it("says what Decide for me does for each kind, as the server decides it", () => {
+		expect(toolEffectHint("Get List", "Automatic")).toMatch(/only reads/);
+		expect(toolEffectHint("Get Report Result", "Automatic")).toMatch(/only reads/);
+		expect(toolEffectHint("Delete Document", "Automatic")).toMatch(/undone and the tool runs again/);
+		expect(toolEffectHint("Attach File to Document", "Automatic")).toMatch(/undone and the tool runs again/);
+		for (const types of ["POST", "Custom Function", "App Provided", "Run Agent"]) expect(toolEffectHint(types, "Automatic")).toMatch(/asks you whether to retry, skip or stop/);
+		expect(toolEffectHint("GET", "Ask before repeating")).toMatch(/asks you/);
+		expect(toolEffectHint("Custom Function", "Safe to repeat")).toMatch(/runs it again/);
+		expect(toolEffectHint("Custom Function", "Safe to repeat")).not.toMatch(/Idempotency-Key/);
 	});
 
 	it("puts the server's refusals next to their fields", () => {

@@ -51,6 +51,38 @@ export const takesRecordType = (types: string) => RECORD_KINDS.has(types);
 export const isFunctionKind = (types: string) => types === "Custom Function" || types === "App Provided";
 export const isWebKind = (types: string) => types === "GET" || types === "POST";
 
+/** "If Huf is interrupted during this tool" (the field "If a run stops during a call"): what Huf does
+ * with a call whose worker stopped before its result was saved. People read the labels; the values
+ * are the DocType's options (the same on tools and on a tool server's tools). */
+export type ToolEffect = "Automatic" | "Safe to repeat" | "Ask before repeating";
+export const EFFECTS: { value: ToolEffect; label: string }[] = [
+	{ value: "Automatic", label: "Decide for me" },
+	{ value: "Safe to repeat", label: "Run it again" },
+	{ value: "Ask before repeating", label: "Ask me first" },
+];
+export const effectOf = (value: unknown): ToolEffect => EFFECTS.find((choice) => choice.value === value)?.value ?? "Automatic";
+const ASKS_AGAIN = "Huf asks you whether to retry, skip or stop.";
+const REPEATS = "Huf runs it again. Choose this only when doing it twice does no harm.";
+
+/** What "Decide for me" does for each kind, as the server decides it (huf/ai/tools/effects.py). */
+const READS = new Set(["Get Document", "Get Multiple Documents", "Get List", "Get Value", "Get Report Result", "GET"]);
+function automaticEffect(types: string): string {
+	if (READS.has(types)) return "It only reads, so Huf runs it again.";
+	if (takesRecordType(types)) return "Changes to your records are undone and the tool runs again.";
+	return ASKS_AGAIN;
+}
+
+/** The line under the choice: what happens with it, ``automatic`` being what "Decide for me" does. */
+export function effectHint(effect: ToolEffect, automatic: string): string {
+	if (effect === "Automatic") return automatic;
+	return effect === "Ask before repeating" ? ASKS_AGAIN : REPEATS;
+}
+
+export function toolEffectHint(types: string, effect: ToolEffect): string {
+	if (types === "POST" && effect === "Safe to repeat") return `${REPEATS} Huf sends the same Idempotency-Key header again, so a service that honours it acts only once.`;
+	return effectHint(effect, automaticEffect(types));
+}
+
 /** A saved secret comes back from the server masked ("*****"); it is never shown, only kept or replaced. */
 export const isMasked = (value: string | null | undefined) => Boolean(value) && /^\*+$/.test(value ?? "");
 
@@ -65,6 +97,7 @@ export type ToolDraft = {
 	function_path: string;
 	pass_parameters_as_json: 0 | 1;
 	requires_approval: 0 | 1;
+	effect: ToolEffect;
 	provider_app: string;
 	agent: string;
 	base_url: string;
@@ -78,7 +111,7 @@ export type ToolErrors = Partial<Record<keyof ToolDraft, string>>;
 export const PARAM_TYPES = ["string", "integer", "number", "boolean", "array", "object"];
 
 export function emptyTool(): ToolDraft {
-	return { tool_name: "", types: "Get Document", description: "", reference_doctype: "", function_path: "", pass_parameters_as_json: 0, requires_approval: 0, provider_app: "", agent: "", base_url: "", http_headers: [], parameters: [] };
+	return { tool_name: "", types: "Get Document", description: "", reference_doctype: "", function_path: "", pass_parameters_as_json: 0, requires_approval: 0, effect: "Automatic", provider_app: "", agent: "", base_url: "", http_headers: [], parameters: [] };
 }
 
 const text = (value: unknown) => (typeof value === "string" ? value : "");
@@ -93,6 +126,7 @@ export function toolFromDoc(doc: Record<string, unknown>): ToolDraft {
 		function_path: text(doc.function_path),
 		pass_parameters_as_json: doc.pass_parameters_as_json ? 1 : 0,
 		requires_approval: doc.requires_approval ? 1 : 0,
+		effect: effectOf(doc.effect),
 		provider_app: text(doc.provider_app),
 		agent: text(doc.agent),
 		base_url: text(doc.base_url),
@@ -113,6 +147,7 @@ export function toolToDoc(draft: ToolDraft): Record<string, unknown> {
 		function_path: isFunctionKind(types) ? draft.function_path.trim() : "",
 		pass_parameters_as_json: types === "Custom Function" ? draft.pass_parameters_as_json : 0,
 		requires_approval: draft.requires_approval,
+		effect: draft.effect,
 		provider_app: types === "App Provided" ? draft.provider_app.trim() : "",
 		agent: types === "Run Agent" ? draft.agent : "",
 		base_url: isWebKind(types) ? draft.base_url.trim() : "",

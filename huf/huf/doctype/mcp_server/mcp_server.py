@@ -13,6 +13,10 @@ from huf.ai.engine.mcp import MCPError, check_server, list_tools, test_connectio
 from huf.ai.outbound import check_address
 
 STDIO_ROLE = "Huf Manager"
+CHOICES = ("requires_approval", "effect")  # an administrator's, kept across syncs
+HINTS = ("read_only_hint", "idempotent_hint")  # the server's, as of the last sync
+KEPT = ("tool_name", "namespaced_name", "parameters", *CHOICES, *HINTS)  # a row the server no longer lists
+SHOWN = ("tool_name", "namespaced_name", "description", "enabled", *CHOICES, *HINTS)  # what a sync answers
 DESTINATION = ("transport_type", "server_url", "command", "command_args", "oauth_token_endpoint")  # where the secrets go
 
 
@@ -130,8 +134,9 @@ class MCPServer(Document):
 		return any(before.get(f) != self.get(f) for f in fields) or rows(before) != rows(self)
 
 	def sync_tools(self) -> dict:
-		"""Fetch the server's tools into the Tools table: a row keeps its Enabled and Requires
-		Approval across syncs; a new tool the server marks destructive starts as Requires Approval;
+		"""Fetch the server's tools into the Tools table: a row keeps its Enabled, Requires Approval and
+		If a run stops during a call (``effect``) across syncs, and takes the server's read-only and
+		idempotent hints afresh; a new tool the server marks destructive starts as Requires Approval;
 		a tool the server no longer lists is disabled (and said to be missing)."""
 		try:
 			specs = list_tools(mcp_client.server_config(self), mcp_client.policy())
@@ -151,13 +156,16 @@ class MCPServer(Document):
 					"parameters": json.dumps(spec.input_schema),
 					"enabled": row.enabled if row else 1,
 					"requires_approval": row.requires_approval if row else int(bool(spec.destructive)),
+					"effect": (row.effect if row else None) or "Automatic",
+					"read_only_hint": int(bool(spec.read_only)),
+					"idempotent_hint": int(bool(spec.idempotent)),
 				}
 			)
 		for name, row in old.items():
 			if name not in listed:
 				gone = _("[No longer offered by the server at the last sync] ")
 				description = row.description if (row.description or "").startswith(gone) else gone + (row.description or "")
-				rows.append({**{f: row.get(f) for f in ("tool_name", "namespaced_name", "parameters", "requires_approval")}, "enabled": 0, "description": description})
+				rows.append({**{f: row.get(f) for f in KEPT}, "enabled": 0, "description": description})
 		self.set("tools", rows)
 		self.available_tools = json.dumps([spec.to_dict() for spec in specs], indent=1)
 		self.last_sync = now_datetime()
@@ -167,9 +175,7 @@ class MCPServer(Document):
 			"added": added,
 			"removed": removed,
 			"last_sync": str(self.last_sync),
-			"tools": [
-				{f: row.get(f) for f in ("tool_name", "namespaced_name", "description", "enabled", "requires_approval")} for row in self.tools
-			],
+			"tools": [{f: row.get(f) for f in SHOWN} for row in self.tools],
 		}
 
 	def test_connection(self) -> dict:
