@@ -3,6 +3,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
+from huf.ai.engine.tools import current_call
+
 
 @dataclass(frozen=True)
 class RunContext:
@@ -10,7 +12,12 @@ class RunContext:
 
 	``run_subagent(agent, prompt, ctx)`` runs another agent as a sub-run of this one and returns its
 	answer (the Run Agent tool); whoever executes the run provides it (``huf.ai.executor``), so the
-	tools never import the code that runs agents."""
+	tools never import the code that runs agents.
+
+	``tool_call_id``: the id of the model's tool call whose handler is running (None outside one, e.g.
+	a flow's tool step). A run resumed after its worker died runs an unfinished call again with the
+	same id, so ``effects.idempotency_key(ctx.run, ctx.tool_call_id)`` is the same key both times.
+	Handlers reach their context as ``frappe.flags.huf_tool_context`` (set by ``tools.build_tool``)."""
 
 	run: str
 	conversation: str
@@ -20,3 +27,8 @@ class RunContext:
 	chain: tuple[str, ...] = ()
 	max_depth: int = 2
 	run_subagent: Callable[[str, str, RunContext], str] | None = None
+
+	@property
+	def tool_call_id(self) -> str | None:
+		call = current_call()
+		return call.id if call else None
