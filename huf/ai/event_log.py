@@ -41,11 +41,14 @@ def append(run: str, event: str, data: dict) -> None:
 	key, text = log_key(run), text_key(run)
 	final = event == "status" and data.get("status") in FINAL_STATUSES
 	ttl = KEEP_SECONDS if final else OPEN_SECONDS
-	pipe = frappe.cache.pipeline(transaction=event == "delta")  # a delta and the text it adds move together
+	# a delta and the text it adds move together; so do "resumed" and the text the run goes on from
+	pipe = frappe.cache.pipeline(transaction=event in ("delta", "resumed"))
 	pipe.xadd(key, {"event": event, "data": json.dumps(data, default=str)}, maxlen=MAX_EVENTS, approximate=True)
 	pipe.expire(key, ttl)
 	if event == "delta":
 		pipe.append(text, data["content"])
+	elif event == "resumed":
+		pipe.set(text, data["full_response"])
 	pipe.expire(text, ttl)
 	pipe.execute()
 

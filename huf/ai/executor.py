@@ -13,7 +13,7 @@ import json
 import frappe
 from frappe import _
 
-from huf.ai import approvals, event_log, lifecycle, run_setup, titles
+from huf.ai import event_log, lifecycle, resume, run_setup, titles
 from huf.ai.attachments import image_bytes
 from huf.ai.cost import cost_function
 from huf.ai.engine.attachments import user_content, with_attachments
@@ -26,14 +26,16 @@ from huf.ai.tools.context import RunContext
 from huf.permissions import can_run_agent
 
 # What the drainer reads of a Queued run (``lifecycle.start_next``) to execute it. A Queued run with
-# turns was paused for a person's approval and now goes on.
-QUEUED_FIELDS = ["name", "agent", "conversation", "user", "prompt", "attachments", "run_kind", "sequence", "turns", "started_at"]
+# turns was paused for a person's approval, one with interrupted_at lost its worker once: both go on.
+QUEUED_FIELDS = [
+	"name", "agent", "conversation", "user", "prompt", "attachments", "run_kind", "sequence", "turns", "started_at", "interrupted_at",
+]  # fmt: skip
 
 
 def execute(row, run: lifecycle.Run, on_start=None) -> dict:
 	"""Execute a run its drainer has just started (``row``: QUEUED_FIELDS); returns its final status.
-	``on_start(run)``: the drainer's heartbeat. A run that paused for a person's approval goes on
-	from its waiting round (``approvals.paused_state``)."""
+	``on_start(run)``: the drainer's heartbeat. A run that paused for a person's approval, or lost
+	its worker, goes on from its last recorded step (``resume.going_on``)."""
 	if frappe.session.user != row.user:  # set_user empties the process's local caches: only when it changes
 		frappe.set_user(row.user)
 	if on_start:
@@ -53,13 +55,14 @@ def execute(row, run: lifecycle.Run, on_start=None) -> dict:
 		)
 		files = json.loads(row.attachments) if row.attachments else []
 		content = user_content(with_attachments(row.prompt, files), image_bytes(files))
-		paused = approvals.paused_state(run.name) if row.turns else None
+		paused = resume.going_on(run.name) if row.turns or row.get("interrupted_at") else None
 		prepared = run_setup.prepare_run(
 			agent, run.conversation, content, ctx, query=row.prompt, history_before=paused.first_sequence if paused else 0
 		)
+		recorder.effects = {tool.name: tool.effect for tool in prepared.tools}
 		if paused:
 			prepared.request.messages.extend(paused.messages)
-			recorder.known, recorder.waiting = paused.known, len(paused.resume.calls)
+			recorder.known, recorder.waiting = paused.known, len(paused.resume.calls) if paused.resume else 0
 		else:
 			record_knowledge(run.name, prepared.knowledge)
 			recorder.message("user", "Message", row.prompt, raw_payload=json.dumps({"attachments": files}) if files else None)

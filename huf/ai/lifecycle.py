@@ -2,6 +2,9 @@
 
     create (Queued, or Started for runs that start at once) -> start_next -> finish | fail | cancel
     start_next -> pause (Awaiting Approval) -> a person decides (Queued again) -> start_next -> ...
+    Started, its worker died -> resume.interrupted -> Queued again (it goes on from its last
+    recorded step) | Needs Attention (a call that may act only once was in flight) -> a person
+    decides: Retry or Skip (Queued again) or End (Cancelled)
 
 Every kind of run goes through here: ``chat`` (a person, an API call or a stream), ``trigger``,
 ``sub-agent`` (the Run Agent tool) and ``title`` (naming a conversation); flow node runs plug in
@@ -32,6 +35,8 @@ from huf.ai.rows import commit, insert_row, update_row, update_where
 KINDS = ("chat", "trigger", "sub-agent", "title", "agent", "tool", "orchestrator")
 UNCOUNTED_KINDS = {"title"}  # not the agent's own runs: they leave its run count alone
 CANCEL_CHECK_EVERY = 0.25  # seconds between reads of a run's cancel flag
+# Statuses of a run that waits for a person: no worker holds it, and its conversation's later runs wait.
+HELD = ("Awaiting Approval", "Needs Attention")
 STATUS_FIELDS = ["name", "conversation", "status", "response", "error_message", "error_kind", "total_tokens", "total_cost"]
 
 
@@ -83,9 +88,9 @@ def start_next(conversation: str, fields: list[str], known=None) -> tuple[dict, 
 		"""update `tabAgent Run` set status = 'Started', started_at = coalesce(started_at, %s), modified = %s,
 		sequence = LAST_INSERT_ID(sequence)
 		where conversation = %s and status = 'Queued'
-		and not exists (select 1 from `tabAgent Run` held where held.conversation = %s and held.status = 'Awaiting Approval')
+		and not exists (select 1 from `tabAgent Run` held where held.conversation = %s and held.status in %s)
 		order by sequence asc limit 1""",
-		(started, started, conversation, conversation),
+		(started, started, conversation, conversation, HELD),
 	)
 	if not claimed:
 		return None
@@ -166,10 +171,20 @@ def _end(run: Run, status: str, values: dict) -> dict:
 	}
 
 
+def end(run: Run, message: str, kind: str) -> dict:
+	"""A person ended a run that waited for them (Cancelled, with why)."""
+	return _end(run, "Cancelled", {"error_message": message, "error_kind": kind})
+
+
 def fail_with_children(run: Run, message: str, kind: str) -> None:
 	"""Fail a run and the sub-agent runs still going under it (their worker died with it)."""
 	fail(run, message, kind)
-	parents = [run.name]
+	fail_children(run.name, message, kind)
+
+
+def fail_children(run: str, message: str, kind: str) -> None:
+	"""Fail the sub-agent runs still going under ``run``, and theirs."""
+	parents = [run]
 	while parents:
 		children = frappe.get_all(
 			"Agent Run",
@@ -186,6 +201,24 @@ def of_row(row, kind: str | None = None) -> Run:
 	return Run(row.name, row.agent, row.user, row.conversation, kind or row.get("run_kind") or "chat", row.get("started_at"))
 
 
+# --- the keys a run's drainer holds (huf.ai.runs) --------------------------------------------------
+
+DEFAULT_LOCK_TTL = 30  # seconds a lock (and a run's heartbeat) outlives its last beat
+
+
+def lock_ttl() -> int:
+	"""Site config ``huf_lock_ttl`` shortens it for tests; beats come three times per TTL."""
+	return int(frappe.conf.get("huf_lock_ttl") or DEFAULT_LOCK_TTL)
+
+
+def lock_key(conversation: str) -> str:
+	return frappe.cache.make_key(f"huf:conversation_lock:{conversation}")
+
+
+def heartbeat_key(run: str) -> str:
+	return frappe.cache.make_key(f"huf:run_heartbeat:{run}")
+
+
 # --- cancelling ----------------------------------------------------------------------------------
 
 
@@ -194,12 +227,12 @@ def cancel_key(run: str) -> str:
 
 
 def cancel(run: str) -> dict:
-	"""Stop a run: a Queued or Awaiting Approval one at once, a Started one at its next chunk or round
-	boundary. A stopped paused run lets its conversation's later runs go."""
-	paused = frappe.db.get_value("Agent Run", run, "status") == "Awaiting Approval"
+	"""Stop a run: a Queued one, or one waiting for a person (``HELD``), at once; a Started one at its
+	next chunk or round boundary. A stopped waiting run lets its conversation's later runs go."""
+	paused = frappe.db.get_value("Agent Run", run, "status") in HELD
 	stopped = update_where(
 		"""update `tabAgent Run` set status = 'Cancelled', error_message = %s, ended_at = %s
-		where name = %s and status in ('Queued', 'Awaiting Approval')""",
+		where name = %s and status in ('Queued', 'Awaiting Approval', 'Needs Attention')""",
 		(_("Stopped before it finished.") if paused else _("Stopped before it started."), now_datetime(), run),
 	)
 	frappe.cache.set(cancel_key(run), "1", ex=3600)

@@ -2,19 +2,34 @@
 assistant message, its tool calls, their results) are written in one INSERT per table and committed
 together when the round's last tool returns, before the next model call. A crash loses at most the
 round in flight (whose tools' own writes are not committed either), and other sessions see each
-round as soon as it is done. The run's last rows are committed with its final status (lifecycle)."""
+round as soon as it is done. The run's last rows are committed with its final status (lifecycle).
+
+A round that acts outside the database (a call whose tool's effect is not DATABASE,
+``engine/effects.py``) commits more, so that a run going on after its worker died (``resume.py``)
+knows what may have acted:
+- its assistant message, before any call runs: a resumed run repeats these very calls (the same
+  ids, so the same idempotency keys), not calls a second model answer might ask for;
+- before a call that may act only once (ONCE): what the round did so far, and the call's row as
+  Started. A committed Started row without a result is a call that may or may not have acted;
+- after such a call: its result.
+Rounds of database tools only stay one commit. Each assistant message keeps the usage of its model
+call in ``raw_payload``, so the tokens of rounds recorded before an interruption are still counted."""
 
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Callable, Mapping
 
 import frappe
 
-from huf.ai.engine.events import AssistantEvent, ErrorEvent, Event, ToolApprovalEvent, ToolCallEvent, ToolResultEvent
+from huf.ai.engine.effects import DATABASE, ONCE
+from huf.ai.engine.events import AssistantEvent, ErrorEvent, Event, ToolApprovalEvent, ToolCall, ToolCallEvent, ToolResultEvent
 from huf.ai.rows import commit as commit_transaction
-from huf.ai.rows import insert_rows, new_name, next_sequence, update_row
+from huf.ai.rows import insert_rows, new_name, next_sequence, update_rows
+
+# What a later write changes on an Agent Tool Call row that is already in the database.
+RESULT_COLUMNS = ("status", "tool_result", "error_message", "duration_ms")
 
 
 @dataclass
@@ -29,6 +44,7 @@ class Recorder:
 	tool_calls: dict[str, dict] = field(default_factory=dict)  # call id -> Agent Tool Call row not written yet
 	waiting: int = 0  # tool calls of the current round still without a result
 	known: dict[str, str] = field(default_factory=dict)  # call id -> Agent Tool Call already written (a paused round)
+	effects: Mapping[str, str] = field(default_factory=dict)  # tool name -> effect; a tool not named here: DATABASE
 
 	def __call__(self, event: Event) -> None:
 		handler = HANDLERS.get(event.type)
@@ -65,25 +81,37 @@ class Recorder:
 		if self.tool_calls:
 			written = set(self.known.values())
 			insert_rows("Agent Tool Call", [row for row in self.tool_calls.values() if row["name"] not in written])
-			for row in self.tool_calls.values():
-				if row["name"] in written:
-					update_row("Agent Tool Call", row["name"], {key: value for key, value in row.items() if key != "name"})
+			update_rows("Agent Tool Call", [row for row in self.tool_calls.values() if row["name"] in written], RESULT_COLUMNS)
 		self.messages, self.tool_calls = [], {}
 		if commit:
 			commit_transaction()
 
+	def effect(self, call: ToolCall) -> str:
+		return self.effects.get(call.name, DATABASE)
+
 	def _on_assistant(self, event: AssistantEvent) -> None:
+		spent = json.dumps({"usage": event.usage.to_dict(), "model": event.model})  # resume.py counts it after an interruption
 		if event.tool_calls:
 			self.waiting = len(event.tool_calls)
 			calls = json.dumps([call.to_openai() for call in event.tool_calls])
-			self.message("agent", "Tool Call", event.content, record_kind="tool_call", tool_calls=calls)
+			self.message("agent", "Tool Call", event.content, record_kind="tool_call", tool_calls=calls, raw_payload=spent)
+			if any(self.effect(call) != DATABASE for call in event.tool_calls):
+				self.flush(commit=True)  # the calls as asked, before any of them acts outside
 		else:
-			self.message("agent", "Message", event.content)
+			self.message("agent", "Message", event.content, raw_payload=spent)
 			self.flush()  # committed with the run's final status
 
 	def _on_tool_call(self, event: ToolCallEvent) -> None:
 		known = self.known.get(event.call.id)
-		self.tool_calls[event.call.id] = {"name": known, "status": "Started"} if known else self._row(event, "Started")
+		row = {"name": known, "status": "Started"} if known else self._row(event, "Started")
+		if self.effect(event.call) == ONCE:
+			# What the round did so far and this call's Started row, before it acts: after a dead worker a
+			# Started row without a result is a call that may or may not have acted (resume.py).
+			self.tool_calls[event.call.id] = row
+			self.flush(commit=True)
+			self.known[event.call.id] = row["name"]
+			row = {"name": row["name"], "status": "Started"}
+		self.tool_calls[event.call.id] = row
 
 	def _on_tool_approval(self, event: ToolApprovalEvent) -> None:
 		"""A call waiting for a person: its row says so (committed with the run's pause)."""
@@ -123,6 +151,8 @@ class Recorder:
 		)
 		self.waiting -= 1
 		if self.waiting <= 0:  # the round is done: its rows and its tools' writes, before the next model call
+			self.flush(commit=True)
+		elif self.effect(event.call) == ONCE:  # it acted: say so before the round's next call
 			self.flush(commit=True)
 
 	def _on_error(self, event: ErrorEvent) -> None:

@@ -76,6 +76,26 @@ def update_row(doctype: str, name: str, values: dict) -> None:
 	)
 
 
+def update_rows(doctype: str, rows: list[dict], columns: tuple[str, ...]) -> None:
+	"""Set ``columns`` (and ``modified``) of rows that exist, each row to its own values, in one
+	UPDATE (a CASE per column), cast as ``insert_rows`` casts: a column a row does not carry becomes
+	empty (NULL, or 0 for numbers)."""
+	if not rows:
+		return
+	meta = frappe.get_meta(doctype)
+	names = [row["name"] for row in rows]
+	cases, values = [], []
+	for column in columns:
+		field = meta.get_field(column)
+		cases.append(f"`{column}` = case name {' '.join(['when %s then %s'] * len(rows))} end")
+		for row in rows:
+			values += [row["name"], _column_value(_cast(field, row.get(column)))]
+	frappe.db.sql(
+		f"update `tab{doctype}` set {', '.join(cases)}, `modified` = %s where name in ({', '.join(['%s'] * len(names))})",
+		[*values, now_datetime(), *names],
+	)
+
+
 def _column_value(value):
 	return json.dumps(value, default=str) if isinstance(value, dict | list) else value
 

@@ -3,9 +3,10 @@
 ``queue_run`` records a Queued run (``lifecycle.create``, with the conversation's next run sequence)
 and wakes the conversation's drainer. The drainer is an RQ job that holds the conversation's Redis
 lock and executes its Queued runs in sequence order (``executor.execute``). A heartbeat thread keeps
-the lock and the current run's heartbeat key alive; when a worker dies both expire, and
-``sweep_stale_runs`` fails the run (``lifecycle.fail_with_children``) and re-wakes conversations
-whose queued runs nobody is draining.
+the lock and the current run's heartbeat key alive; when a worker dies both expire. The run then goes
+on from its last recorded step, or waits for its owner's decision (``resume.interrupted``): at once
+when the dead drainer is noticed (``resume.recover_conversation``), else by ``sweep_stale_runs``,
+the minute backstop, which also re-wakes conversations whose queued runs nobody is draining.
 """
 
 from __future__ import annotations
@@ -18,39 +19,21 @@ import frappe
 from frappe import _
 from frappe.utils import add_to_date, now_datetime
 
-from huf.ai import executor, inflight, lifecycle, models, run_setup
+from huf.ai import executor, inflight, lifecycle, models, resume, run_setup
 from huf.ai.attachments import parse_names, read_attachments
 from huf.ai.conversations import resolve_conversation
-from huf.ai.lifecycle import key_exists, wake
+from huf.ai.lifecycle import heartbeat_key, key_exists, lock_key, lock_ttl, wake
 from huf.ai.rate_limits import check_guest_run
 from huf.ai.rows import commit, next_sequence
 from huf.permissions import can_run_agent
 
-DEFAULT_LOCK_TTL = 30  # seconds a lock (and a run's heartbeat) outlives its last beat
 INLINE_LOCK_WAIT = 120  # how long an inline run waits for runs queued before it
 DEFAULT_MAX_PROMPT_CHARS = 100_000
 
 
-def lock_ttl() -> int:
-	"""Site config ``huf_lock_ttl`` shortens it for tests; beats come three times per TTL."""
-	return int(frappe.conf.get("huf_lock_ttl") or DEFAULT_LOCK_TTL)
-
-
-def _key(name: str) -> str:
-	return frappe.cache.make_key(name)
-
-
-def lock_key(conversation: str) -> str:
-	return _key(f"huf:conversation_lock:{conversation}")
-
-
 def waiting_key(conversation: str) -> str:
 	"""Set by a drainer that found the lock held: the holder checks the queue again when it lets go."""
-	return _key(f"huf:conversation_waiting:{conversation}")
-
-
-def heartbeat_key(run: str) -> str:
-	return _key(f"huf:run_heartbeat:{run}")
+	return frappe.cache.make_key(f"huf:conversation_waiting:{conversation}")
 
 
 # --- queueing ----------------------------------------------------------------------------------
@@ -223,21 +206,22 @@ SWEPT_FIELDS = ["name", "agent", "user", "conversation", "run_kind", "started_at
 
 
 def sweep_stale_runs() -> None:
-	"""Fail Started runs whose worker stopped beating; wake conversations with unattended queued runs.
-	Runs Awaiting Approval are left alone: no worker holds them until a person decides."""
+	"""Started runs whose worker stopped beating go on from their last recorded step, or wait for
+	their owner's decision (``resume.interrupted``); wake conversations with unattended queued runs.
+	Runs waiting for a person (Awaiting Approval, Needs Attention) are left alone: no worker holds
+	them until a person decides. A flow's agent runs are its flow's to resume, while the flow runs."""
 	cutoff = add_to_date(now_datetime(), seconds=-lock_ttl())
 	for row in frappe.get_all(
 		"Agent Run",
 		filters={"status": "Started", "started_at": ["<", cutoff], "parent_run": ["is", "not set"]},
-		fields=SWEPT_FIELDS,
+		fields=[*SWEPT_FIELDS, "flow_run"],
 	):
 		if key_exists(heartbeat_key(row.name)):
 			continue
-		message = _(
-			"The background worker running this stopped before it finished (it was restarted or killed). "
-			"Nothing after the last recorded step was kept; send the message again to retry."
-		)
-		lifecycle.fail_with_children(lifecycle.of_row(row), message, "worker_lost")
+		if row.flow_run and row.run_kind == "agent" and frappe.db.get_value("Flow Run", row.flow_run, "status") == "Running":
+			continue  # its flow step resumes it (flow/ports.py)
+		if resume.interrupted(row.name) == "resumed":
+			wake(row.conversation)
 	# title runs (huf.ai.titles) have no heartbeat: one still going after ten minutes lost its worker
 	for row in frappe.get_all(
 		"Agent Run",

@@ -1,7 +1,7 @@
 """What clients get on the wire: deltas carry only their piece, and a reader that has none of the
 text gets it once, as a snapshot in place of the deltas it missed."""
 
-from huf.ai.engine.events import CompleteEvent, DeltaEvent, Usage
+from huf.ai.engine.events import CompleteEvent, DeltaEvent, ResumedEvent, Usage
 from huf.ai.engine.wire import fold, to_wire
 
 STARTED = ("1-0", "status", {"type": "status", "status": "Started"})
@@ -47,3 +47,17 @@ def test_a_log_trimmed_of_every_delta_still_gives_the_text_first():
 
 def test_without_its_text_key_the_snapshot_is_built_from_the_deltas():
 	assert fold([delta("2-0", "a"), delta("3-0", "b")], "", whole=True) == [("3-0", "snapshot", {"type": "snapshot", "full_response": "ab"})]
+
+
+def test_a_resumed_run_says_so_with_the_text_it_goes_on_from_and_replaces_what_was_shown():
+	name, data = to_wire(ResumedEvent(text="Let me look. "), "run-1", "conv-1")
+	assert name == "resumed" and data == {"type": "resumed", "run": "run-1", "full_response": "Let me look. "}
+	# the lost round's delta ("Half an ans") is folded away; the resumed event keeps its place before the new text
+	lost = delta("2-0", "Half an ans")
+	resumed = ("3-0", "resumed", data)
+	missed = [STARTED, lost, resumed, delta("4-0", "Found it.")]
+	assert fold(missed, "Let me look. Found it.", whole=True) == [
+		STARTED,
+		resumed,
+		("4-0", "snapshot", {"type": "snapshot", "full_response": "Let me look. Found it."}),
+	]

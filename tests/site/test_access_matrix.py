@@ -128,6 +128,8 @@ def cases(w) -> list[Case]:
 		Case("huf.ai.agent.run_detail.get_run_detail", {"run": w.run}, {"alice", "manager"}, "GET"),
 		# alice's run is not waiting for a decision: those allowed to decide get past the check to a 409
 		Case("huf.ai.agent.approvals.decide_tool_call", {"run": w.run, "call_id": "none", "decision": "reject"}, {"alice", "manager"}, through=frozenset({409})),
+		# nor waiting for a decision about an interrupted call
+		Case("huf.ai.agent.approvals.resolve_interrupted_call", {"run": w.run, "tool_call": "none", "action": "end"}, {"alice", "manager"}, through=frozenset({409})),
 		# chat
 		Case("huf.ai.agent.chat.send_agent_chat_message", {"agent_name": w.agent, "message": "me too", "conversation_id": w.conversation}, mine),
 		Case("huf.ai.agent.chat.get_agent_chat_messages", {"conversation_id": w.conversation}, {"alice", "manager"}, "GET"),

@@ -11,6 +11,7 @@ from huf.ai.agent.integration import run_agent_sync
 from huf.ai.titles import name_conversation
 from huf.ai.triggers.fire import run_trigger
 from tests.site import fixtures
+from tests.site.sql_count import counted_statements
 from tests.support.scripted_llm import text, tool_calls
 
 LIFECYCLE_FIELDS = ["name", "agent", "user", "status", "run_kind", "provider", "model", "model_used", "turns", "started_at", "ended_at", "duration_seconds", "total_tokens"]
@@ -75,8 +76,6 @@ def test_the_sub_agents_answer_is_what_the_asking_model_reads(site, llm):
 def test_a_three_tool_run_writes_its_rows_in_few_statements(site, llm, monkeypatch):
 	"""Guards the batching: a round's rows go in one INSERT per table, nothing just written is read
 	back. (benchmarks/site_run.py measures the same run's time.)"""
-	from huf.ai.engine import loop
-
 	fixtures.tool("sql_get_todos", "Get List", "ToDo")
 	fixtures.tool("sql_create_todo", "Create Document", "ToDo")
 	fixtures.tool("sql_get_todo", "Get Document", "ToDo")
@@ -85,30 +84,13 @@ def test_a_three_tool_run_writes_its_rows_in_few_statements(site, llm, monkeypat
 	frappe.db.commit()
 	run_agent_sync(agent, "warm up", channel_id="sql-warm", now=True)  # caches (documents, prices) as in a warm worker
 
-	counts = {"huf": 0, "tools": 0}
-	in_tool = [False]
-	real_sql, real_exec = frappe.db.sql, loop.execute_tool_call
-
-	def counted_sql(*args, **kwargs):
-		counts["tools" if in_tool[0] else "huf"] += 1
-		return real_sql(*args, **kwargs)
-
-	def marked_exec(*args, **kwargs):
-		in_tool[0] = True
-		try:
-			return real_exec(*args, **kwargs)
-		finally:
-			in_tool[0] = False
-
 	llm.script(
 		tool_calls([("c1", "sql_get_todos", json.dumps({"limit": 5}))]),
 		tool_calls([("c2", "sql_create_todo", json.dumps({"data": {"description": "counted"}})), ("c3", "sql_get_todo", json.dumps({"name": todo}))]),
 		text("Done."),
 	)
-	monkeypatch.setattr(frappe.db, "sql", counted_sql)
-	monkeypatch.setattr(loop, "execute_tool_call", marked_exec)
-	result = run_agent_sync(agent, "three tools", channel_id="sql-counted", now=True)
-	monkeypatch.undo()
+	with counted_statements(monkeypatch) as counts:
+		result = run_agent_sync(agent, "three tools", channel_id="sql-counted", now=True)
 	assert result["status"] == "Success", result
 	assert frappe.db.count("Agent Tool Call", {"agent_run": result["run"], "status": "Success"}) == 3
 	# 64 before a round's rows were batched (and the tools' own 7); 31 before commits skipped Frappe's

@@ -1,11 +1,12 @@
-"""Approving or rejecting a tool call a run waits on (tools marked Requires approval)."""
+"""A person's decisions on a run that waits for them: approving or rejecting a tool call (tools marked
+Requires approval), and what to do with a call that was interrupted when the run's worker died."""
 
 from __future__ import annotations
 
 import frappe
 from frappe import _
 
-from huf.ai import approvals
+from huf.ai import approvals, resume
 from huf.permissions import check_run_access
 
 
@@ -21,3 +22,17 @@ def decide_tool_call(run: str, call_id: str, decision: str, comment: str | None 
 	if len(comment) > approvals.MAX_COMMENT:
 		frappe.throw(_("The comment is {0} characters long; the limit is {1}.").format(len(comment), approvals.MAX_COMMENT))
 	return approvals.decide(run, call_id, decision == "approve", comment)
+
+
+@frappe.whitelist(methods=["POST"])
+def resolve_interrupted_call(run: str, tool_call: str, action: str, value: str | None = None) -> dict:
+	"""A run in Needs Attention stopped on ``tool_call`` (its call id), which may or may not have
+	acted: ``retry`` runs it again, ``skip`` goes on with ``value`` (optional) as its result, ``end``
+	ends the run. Only the run's owner and Huf managers decide; a run that is not waiting for this,
+	or a call already decided, is refused (409). Retry and Skip go on in the background (same run,
+	same stream)."""
+	check_run_access(run)
+	value = (value or "").strip()
+	if len(value) > resume.MAX_VALUE:
+		frappe.throw(_("The value is {0} characters long; the limit is {1}.").format(len(value), resume.MAX_VALUE))
+	return resume.resolve(run, tool_call, action, value)

@@ -11,6 +11,8 @@ from huf.ai import run_setup, runs
 from huf.ai.agent.feedback import ratings_of
 from huf.ai.attachments import shown
 from huf.ai.conversations import new_conversation_for
+from huf.ai.lifecycle import HELD
+from huf.ai.resume import ATTENTION, INTERRUPTED
 from huf.permissions import is_manager, runnable_agents
 
 PAGE_MAX = 200
@@ -96,12 +98,15 @@ def get_agent_chat_messages(conversation_id: str, before_sequence: int | None = 
 	usage = frappe.get_all(
 		"Agent Run",
 		filters={"name": ["in", run_names]},
-		fields=["name", "status", "response", "error_message", "input_tokens", "output_tokens", "total_tokens", "total_cost", "duration_seconds"],
+		fields=[
+			"name", "status", "response", "error_message", "input_tokens", "output_tokens", "total_tokens", "total_cost", "duration_seconds",
+			"resumed_count",
+		],
 		ignore_permissions=True,  # the conversation's runs; ownership was checked above
 	) if run_names else []
 	active = frappe.db.get_value(
 		"Agent Run",
-		{"conversation": conversation_id, "status": ["in", ["Queued", "Started", "Awaiting Approval"]], "parent_run": ["is", "not set"]},
+		{"conversation": conversation_id, "status": ["in", ["Queued", "Started", *HELD]], "parent_run": ["is", "not set"]},
 		["name", "status"],
 		as_dict=True,
 		order_by="sequence asc",  # a paused run comes before the runs it holds
@@ -123,5 +128,14 @@ def get_agent_chat_messages(conversation_id: str, before_sequence: int | None = 
 			ignore_permissions=True,  # the conversation's run; ownership was checked above
 		)
 		if active and active.status == "Awaiting Approval"
+		else [],
+		# the call a run stopped on when its worker died: the chat shows Retry / Skip / End for it again
+		"needs_attention": frappe.get_all(
+			"Agent Tool Call",
+			filters={"agent_run": active.name, "status": INTERRUPTED},
+			fields=["call_id", "tool", "tool_args"],
+			ignore_permissions=True,  # the conversation's run; ownership was checked above
+		)
+		if active and active.status == ATTENTION
 		else [],
 	}

@@ -8,18 +8,21 @@ from datetime import timedelta
 import frappe
 from frappe.utils import get_datetime
 
+from huf.ai.resume import ATTENTION, INTERRUPTED
 from huf.permissions import check_run_access, is_manager
 
 RUN_FIELDS = [
 	"name", "agent", "user", "status", "run_kind", "conversation", "channel", "parent_run", "prompt", "response",
 	"error_message", "error_kind", "provider", "model", "model_used", "turns", "input_tokens", "output_tokens",
-	"cached_tokens", "total_tokens", "total_cost", "started_at", "ended_at", "duration_seconds", "creation",
+	"cached_tokens", "total_tokens", "total_cost", "started_at", "ended_at", "duration_seconds", "creation", "resumed_count",
+	"interrupted_at",
 ]
 
 
 @frappe.whitelist()
 def get_run_detail(run: str) -> dict:
-	"""The run, its child runs and a timeline: each answer the model gave and each tool call, in order."""
+	"""The run, its child runs and a timeline: each answer the model gave and each tool call, in order;
+	for a run in Needs Attention, the call it stopped on."""
 	check_run_access(run)
 	doc = frappe.db.get_value("Agent Run", run, RUN_FIELDS, as_dict=True)
 	messages = frappe.get_all(
@@ -46,7 +49,11 @@ def get_run_detail(run: str) -> dict:
 		order_by="creation asc",
 		ignore_permissions=True,
 	)
-	return {"run": doc, "timeline": timeline(doc, messages, calls), "children": children}
+	# the call a run in Needs Attention stopped on: the page offers Retry / Skip / End for it
+	stopped = [
+		{"call_id": c.call_id, "tool": c.tool, "tool_args": c.tool_args} for c in calls if c.status == INTERRUPTED
+	] if doc.status == ATTENTION else []  # fmt: skip
+	return {"run": doc, "timeline": timeline(doc, messages, calls), "children": children, "needs_attention": stopped}
 
 
 def timeline(run: dict, messages: list[dict], calls: list[dict]) -> list[dict]:

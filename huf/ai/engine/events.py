@@ -111,6 +111,16 @@ class ToolApprovalEvent:
 
 
 @dataclass(frozen=True)
+class ResumedEvent:
+	"""The run goes on after its worker died (or after a person decided what to do with a call that
+	was in flight): what it answers from here follows ``text``, the text of its recorded rounds. The
+	text of the round that was lost is dropped; readers replace what they show with ``text``."""
+
+	text: str
+	type: str = field(default="resumed", init=False)
+
+
+@dataclass(frozen=True)
 class UsageEvent:
 	usage: Usage
 	turn: int
@@ -137,7 +147,8 @@ class ErrorEvent:
 
 
 Event = Union[
-	DeltaEvent, AssistantEvent, ToolCallEvent, ToolApprovalEvent, ToolResultEvent, UsageEvent, CompleteEvent, ErrorEvent
+	DeltaEvent, AssistantEvent, ToolCallEvent, ToolApprovalEvent, ToolResultEvent, ResumedEvent, UsageEvent, CompleteEvent,
+	ErrorEvent,
 ]
 EventSink = Callable[[Event], None]
 

@@ -69,7 +69,10 @@ class Decision:
 
 @dataclass(frozen=True)
 class Resume:
-	"""Where a paused run goes on: the round ``turn`` whose ``calls`` waited, and the decisions."""
+	"""Where a run goes on: the round ``turn`` whose ``calls`` waited, and the decisions. A paused run
+	passes the round's calls; a run going on after its worker died passes the calls of its last
+	round that have no recorded result (none when that round was done: the next model call is then
+	turn ``turn + 1``). The request's messages already hold the round and its recorded results."""
 
 	turn: int
 	calls: tuple[ToolCall, ...]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import time
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
@@ -168,7 +169,11 @@ def execute_tool_call(
 			raise ToolError(f"There is no tool named {call.name!r}. Available tools: {known}.")
 		arguments = parse_arguments(call.arguments)
 		tool.validate(arguments)
-		result = tool.handler(arguments)
+		running = _CURRENT_CALL.set(call)
+		try:
+			result = tool.handler(arguments)
+		finally:
+			_CURRENT_CALL.reset(running)
 	except ToolError as error:
 		message = str(error)
 		content, truncated = truncate(json.dumps({"error": message}), max_chars)
@@ -183,6 +188,16 @@ def execute_tool_call(
 		return ToolOutcome(content, True, None, content, truncated, _ms(started), images=images)
 	content, truncated = truncate(serialize_result(result), max_chars)
 	return ToolOutcome(content, True, None, result, truncated, _ms(started))
+
+
+_CURRENT_CALL: ContextVar[ToolCall | None] = ContextVar("huf_current_tool_call", default=None)
+
+
+def current_call() -> ToolCall | None:
+	"""The call whose handler is running in this thread (None outside a handler). Its id is the same
+	when a run resumed after a dead worker runs the call again, so a handler can derive an
+	idempotency key from it (``effects.idempotency_key``)."""
+	return _CURRENT_CALL.get()
 
 
 def parse_arguments(raw: str | None) -> dict:

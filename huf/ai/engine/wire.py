@@ -4,6 +4,9 @@ attaching to a run gets first.
 - ``delta`` carries only its own ``content``: a long answer costs its length once, not its length
   squared. The whole text is on ``complete`` (``response`` and ``full_response``) and on
   ``snapshot`` (``full_response``).
+- ``resumed`` (a run going on after an interruption) carries the text the run goes on from in
+  ``full_response``: readers replace their text with it, as for a snapshot, and the event log
+  resets the run's text to it in the same transaction.
 - A reader that has none of the text yet (it attached from the start, or the log no longer holds
   the event it saw last) gets the deltas it missed folded into one ``snapshot`` carrying the text
   so far, at the place of the last of them; the deltas after it follow one by one. A reader that
@@ -17,6 +20,7 @@ from huf.ai.engine.events import (
 	DeltaEvent,
 	ErrorEvent,
 	Event,
+	ResumedEvent,
 	ToolApprovalEvent,
 	ToolCallEvent,
 	ToolResultEvent,
@@ -55,6 +59,8 @@ def to_wire(event: Event, run: str, conversation: str) -> tuple[str, dict] | Non
 			"content": event.content[:WIRE_RESULT_CHARS],
 			"duration_ms": event.duration_ms,
 		}
+	if isinstance(event, ResumedEvent):
+		return "resumed", {"type": "resumed", "run": run, "full_response": event.text}
 	if isinstance(event, CompleteEvent):
 		return "complete", {
 			"type": "complete",

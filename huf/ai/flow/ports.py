@@ -4,7 +4,9 @@ has already called ``frappe.set_user``), never with more rights than that user h
 - ``run_agent``: a real Agent Run (run_kind "agent", flow_run, flow_node_id, flow_id) in the run's
   own conversation (one per Flow Run, owned by its user, made on first use), executed inside the
   hop by the conversation's drainer as a chat run would be (``runs.drain``, as ``now=1`` does).
-  After a dead worker (``since``) the Agent Run that node already made is reused when it finished.
+  After a dead worker (``since``) the Agent Run that node already made is reused when it finished;
+  one that did not goes on from its last recorded step (``resume.interrupted``), drained here, or
+  the step fails saying it needs its owner's decision (Needs Attention).
 - ``call_tool``: the Agent Tool Function built and guarded exactly as for agents (``tools.build_tool``).
 - ``complete``: one model call for ``router.llm`` and the Agentic orchestrator; ``model`` names an
   AI Model or an Agent (its model). Through an Agent it is recorded as an Agent Run (run_kind
@@ -16,7 +18,7 @@ from __future__ import annotations
 import frappe
 from frappe import _
 
-from huf.ai import executor, lifecycle, models, outbound, run_setup, runs
+from huf.ai import executor, lifecycle, models, outbound, resume, run_setup, runs
 from huf.ai.cost import cost_function
 from huf.ai.engine import llm
 from huf.ai.engine.flow.checks import ASKS_FIRST, approved_right_before
@@ -29,7 +31,6 @@ from huf.ai.tools import build_tool
 from huf.ai.tools.context import RunContext
 from huf.permissions import can_run_agent
 
-INTERRUPTED = "the worker stopped during this step; it was not run again so it cannot act twice"  # translated where it is used
 FINISHED = ("Success", "Failed", "Cancelled")
 
 
@@ -58,27 +59,40 @@ class SitePorts:
 			name=run.name, agent=doc.name, conversation=conversation, user=self.run.user, prompt=prompt,
 			attachments=None, run_kind="agent", sequence=sequence, turns=0, started_at=None,
 		)  # fmt: skip
-		status = runs.drain(conversation, until=run.name, wait=runs.INLINE_LOCK_WAIT, known=known)
+		return self._drained(conversation, run.name, doc.name, known)
+
+	def _drained(self, conversation: str, run: str, agent: str, known=None) -> AgentResult:
+		status = runs.drain(conversation, until=run, wait=runs.INLINE_LOCK_WAIT, known=known)
 		if status is None:
-			raise ToolError(_("The agent {0} could not start: its conversation stayed busy.").format(doc.name))
-		return AgentResult(status.get("response") or "", run.name, status["status"] == "Success", status.get("error"))
+			raise ToolError(_("The agent {0} could not start: its conversation stayed busy.").format(agent))
+		return AgentResult(status.get("response") or "", run, status["status"] == "Success", status.get("error"))
 
 	def _earlier_run(self, node_id: str) -> AgentResult | None:
-		"""The Agent Run this node made before its worker died: reused when it finished, stopped
-		(and the node failed) when it did not; None when it never began."""
-		row = frappe.db.get_value(
-			"Agent Run",
-			{"flow_run": self.run.name, "flow_node_id": node_id, "creation": [">=", self.since], "run_kind": "agent"},
-			["name", "status", "response", "error_message"],
-			as_dict=True,
-			order_by="creation desc",
-		)
+		"""The Agent Run this node made before its worker died: reused when it finished; one still
+		Started lost its worker with the hop, and goes on from its last recorded step, drained here
+		(``resume.interrupted``); None when it never began. A ToolError when it needs its owner's
+		decision (a call that may act only once was in flight)."""
+		filters = {"flow_run": self.run.name, "flow_node_id": node_id, "creation": [">=", self.since], "run_kind": "agent"}
+		fields = ["name", "agent", "conversation", "status", "response", "error_message"]
+		row = frappe.db.get_value("Agent Run", filters, fields, as_dict=True, order_by="creation desc")
 		if not row:
 			return None
+		if row.status == "Started":
+			resume.interrupted(row.name)
+			row = frappe.db.get_value("Agent Run", row.name, fields, as_dict=True)
+		if row.status == "Queued":
+			return self._drained(row.conversation, row.name, row.agent)
+		if row.status == resume.ATTENTION:
+			call = frappe.db.get_value("Agent Tool Call", {"agent_run": row.name, "status": resume.INTERRUPTED}, "tool")
+			raise ToolError(
+				_(
+					"The agent's run {0} was interrupted while it was using {1}, which may or may not have done what it was "
+					"asked. It needs its owner's decision (retry, skip or end) before it can go on."
+				).format(row.name, call)
+			)
 		if row.status in FINISHED:
 			return AgentResult(row.response or "", row.name, row.status == "Success", row.error_message)
-		lifecycle.cancel(row.name)
-		return AgentResult("", row.name, False, _(INTERRUPTED))
+		return AgentResult(row.response or "", row.name, False, _("The agent's run {0} is {1}.").format(row.name, _(row.status)))
 
 	def conversation(self, agent) -> str:
 		"""The run's conversation, made on first use (owned by the run's user) and kept on the run."""
@@ -95,7 +109,7 @@ class SitePorts:
 		ctx = RunContext(
 			run=self.run.last_agent_run or "", conversation=self.run.conversation or "", agent="", user=self.run.user,
 			run_subagent=executor.run_subagent,
-			tool_call_id=f"{self.run.name}-{self.run.current_node_id}-{self.run.hop_count or 0}",  # this hop's call
+			step_key=f"{self.run.name}-{(self.run.hop_count or 0) - (self.run.attempt or 0)}",  # as http_request steps key it
 		)  # fmt: skip
 		doc = frappe.get_cached_doc("Agent Tool Function", tool)
 		if doc.requires_approval and not approved_right_before(self.graph, self.run.current_node_id):
@@ -133,23 +147,3 @@ class SitePorts:
 
 def _request(model: str, prompt: str) -> llm.LLMRequest:
 	return llm.LLMRequest(model=models.model_spec(model), messages=[{"role": "user", "content": prompt}], max_retries=1)
-
-
-class Interrupted:
-	"""The ports of a hop whose worker died during it: nodes that act outside fail instead."""
-
-	def __init__(self, ports: SitePorts):
-		self.ports = ports
-
-	def run_agent(self, agent: str, prompt: str, node_id: str) -> AgentResult:
-		return self.ports.run_agent(agent, prompt, node_id)  # reuses its Agent Run; runs it when none began
-
-	def call_tool(self, tool: str, arguments: dict):
-		raise ToolError(_(INTERRUPTED))
-
-	def complete(self, prompt: str, model: str | None) -> str:
-		return self.ports.complete(prompt, model)
-
-	def http(self) -> HttpPolicy:
-		raise ToolError(_(INTERRUPTED))
-

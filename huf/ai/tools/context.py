@@ -3,6 +3,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
+from huf.ai.engine.tools import current_call
+
 
 @dataclass(frozen=True)
 class RunContext:
@@ -12,10 +14,12 @@ class RunContext:
 	answer (the Run Agent tool); whoever executes the run provides it (``huf.ai.executor``), so the
 	tools never import the code that runs agents.
 
-	``tool_call_id``: the Agent Tool Call id of the call in progress, set by the loop's handler (a
-	flow's tool step: its flow run, step and hop); empty outside a call. It keys what a call sends
-	out (the ``Idempotency-Key`` of a POST tool), so a call repeated after a dead worker sends the
-	same key."""
+	``tool_call_id``: the id of the model's tool call whose handler is running; a run resumed after
+	its worker died runs an unfinished call again with the same id, so
+	``effects.idempotency_key(ctx.run, ctx.tool_call_id)`` is the same key both times. A flow's tool
+	step has no model call: its ``step_key`` (the flow run and the hop of the step's first attempt)
+	stands in. None outside a call. Handlers reach their context as ``frappe.flags.huf_tool_context``
+	(set by ``tools.build_tool``)."""
 
 	run: str
 	conversation: str
@@ -25,4 +29,9 @@ class RunContext:
 	chain: tuple[str, ...] = ()
 	max_depth: int = 2
 	run_subagent: Callable[[str, str, RunContext], str] | None = None
-	tool_call_id: str = ""
+	step_key: str = ""
+
+	@property
+	def tool_call_id(self) -> str | None:
+		call = current_call()
+		return call.id if call else (self.step_key or None)

@@ -11,7 +11,10 @@ const tones: Record<string, string> = {
 	Started: "bg-blue-100 text-blue-800",
 	Running: "bg-blue-100 text-blue-800",
 	"Waiting Approval": "bg-amber-100 text-amber-800",
+	"Awaiting Approval": "bg-amber-100 text-amber-800",
 	"Needs Attention": "bg-purple-100 text-purple-800",
+	Interrupted: "bg-purple-100 text-purple-800",
+	Skipped: "bg-slate-200 text-slate-700",
 	Active: "bg-green-100 text-green-800",
 	Disabled: "bg-slate-200 text-slate-700",
 	Ready: "bg-green-100 text-green-800",
@@ -22,10 +25,15 @@ const tones: Record<string, string> = {
 	Error: "bg-red-100 text-red-800",
 };
 
-const labels: Record<string, string> = { Started: "Running", Queued: "Waiting", Pending: "Waiting", Indexed: "Ready", Error: "Needs attention" };
+const labels: Record<string, string> = { Started: "Running", Queued: "Waiting", Pending: "Waiting", Indexed: "Ready", Error: "Needs attention", "Needs Attention": "Needs your decision" };
+
+/** A status as people read it (e.g. Started -> Running). */
+export function statusLabel(status: string): string {
+	return labels[status] ?? status;
+}
 
 export function StatusBadge({ status }: { status: string }) {
-	return <span className={cn("inline-flex rounded-full px-2 py-0.5 text-xs font-medium", tones[status] ?? "bg-slate-100 text-slate-700")}>{labels[status] ?? status}</span>;
+	return <span className={cn("inline-flex rounded-full px-2 py-0.5 text-xs font-medium", tones[status] ?? "bg-slate-100 text-slate-700")}>{statusLabel(status)}</span>;
 }
 
 export function Loading({ label = "Loading…" }: { label?: string }) {

@@ -1,4 +1,4 @@
-import { ChevronRight, RotateCcw, ThumbsDown, ThumbsUp, Wrench } from "lucide-react";
+import { ChevronRight, History, RotateCcw, ThumbsDown, ThumbsUp, Wrench } from "lucide-react";
 import { useState } from "react";
 import { Button } from "../../components/ui/button";
 import { Dialog } from "../../components/ui/dialog";
@@ -6,16 +6,9 @@ import { Field, Textarea } from "../../components/ui/field";
 import { cn } from "../../lib/cn";
 import { renderMarkdown } from "../../lib/markdown";
 import { chatApi } from "./api";
-import { formatCost, toolLabel, type AnswerItem, type Approval, type ToolStep } from "./state";
-
-function pretty(text: string | null): string {
-	if (!text) return "";
-	try {
-		return JSON.stringify(JSON.parse(text), null, 2);
-	} catch {
-		return text;
-	}
-}
+import { DecisionCard, useChoice } from "./DecisionCard";
+import { InterruptedCard } from "./InterruptedCard";
+import { formatCost, pretty, toolLabel, type AnswerItem, type Approval, type ToolStep } from "./state";
 
 function ToolStepView({ step }: { step: ToolStep }) {
 	const state = step.ok === null ? "running" : step.ok ? "done" : "failed";
@@ -48,26 +41,11 @@ function ToolStepView({ step }: { step: ToolStep }) {
 /** Asks the person to allow or refuse one call the run waits on. */
 export function ApprovalCard({ run, approval }: { run: string | null; approval: Approval }) {
 	const [comment, setComment] = useState("");
-	const [sent, setSent] = useState<"Approved" | "Rejected" | null>(null);
-	const [busy, setBusy] = useState(false);
-	const [error, setError] = useState<string | null>(null);
-	const decision = approval.decision ?? sent;
+	const { chosen, busy, error, choose } = useChoice((choice: "approve" | "reject") => chatApi.decide(run ?? "", approval.id, choice, comment.trim() || undefined));
+	const decision = approval.decision ?? (chosen === "approve" ? "Approved" : chosen === "reject" ? "Rejected" : null);
 	const label = toolLabel(approval.name);
-	const decide = async (choice: "approve" | "reject") => {
-		if (!run) return;
-		setBusy(true);
-		try {
-			await chatApi.decide(run, approval.id, choice, comment.trim() || undefined);
-			setSent(choice === "approve" ? "Approved" : "Rejected");
-			setError(null);
-		} catch (e) {
-			setError((e as Error).message);
-		} finally {
-			setBusy(false);
-		}
-	};
 	return (
-		<section className="grid gap-2 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm" aria-label={`Approve ${label}`} data-testid="tool-approval">
+		<DecisionCard label={`Approve ${label}`} testId="tool-approval" error={error}>
 			<p className="font-medium">
 				{decision === "Approved" ? `You allowed ${label}.` : decision === "Rejected" ? `You declined ${label}.` : `The assistant wants to run ${label}. Allow it?`}
 			</p>
@@ -79,21 +57,16 @@ export function ApprovalCard({ run, approval }: { run: string | null; approval: 
 				<>
 					<Field label="Comment (optional)">{(props) => <Textarea rows={2} value={comment} onChange={(e) => setComment(e.target.value)} {...props} />}</Field>
 					<div className="flex gap-2">
-						<Button size="sm" disabled={busy || !run || !approval.ready} onClick={() => void decide("approve")}>
+						<Button size="sm" disabled={busy || !run || !approval.ready} onClick={() => void choose("approve")}>
 							Approve
 						</Button>
-						<Button size="sm" variant="outline" disabled={busy || !run || !approval.ready} onClick={() => void decide("reject")}>
+						<Button size="sm" variant="outline" disabled={busy || !run || !approval.ready} onClick={() => void choose("reject")}>
 							Reject
 						</Button>
 					</div>
 				</>
 			)}
-			{error ? (
-				<p role="alert" className="text-xs text-red-700">
-					{error}
-				</p>
-			) : null}
-		</section>
+		</DecisionCard>
 	);
 }
 
@@ -164,11 +137,18 @@ export function Answer({ answer, onRetry }: AnswerProps) {
 			{answer.approvals.map((approval) => (
 				<ApprovalCard key={approval.id} run={answer.run} approval={approval} />
 			))}
+			{answer.attention ? <InterruptedCard key={answer.attention.id} run={answer.run} attention={answer.attention} /> : null}
+			{answer.resumed ? (
+				<p className="flex items-center gap-1.5 text-xs text-slate-500" data-testid="resumed">
+					<History className="h-3.5 w-3.5" aria-hidden />
+					Resumed after an interruption
+				</p>
+			) : null}
 			{answer.text ? (
 				<div className="prose-chat rounded-lg bg-white px-4 py-2 text-sm shadow-sm ring-1 ring-slate-200" dangerouslySetInnerHTML={{ __html: renderMarkdown(answer.text) }} />
 			) : answer.status === "running" ? (
 				<p className="text-sm text-slate-500">
-					{answer.approvals.some((a) => !a.decision) ? "Waiting for your answer…" : answer.waiting ? "Waiting for its turn…" : "Thinking…"}
+					{answer.attention || answer.approvals.some((a) => !a.decision) ? "Waiting for your answer…" : answer.waiting ? "Waiting for its turn…" : "Thinking…"}
 				</p>
 			) : null}
 			{answer.error ? (

@@ -7,7 +7,7 @@ import { RunStream } from "../../lib/sse";
 import { chatApi } from "./api";
 import { Answer } from "./Answer";
 import { Composer } from "./Composer";
-import { applyEvent, approvalsFrom, itemsFromMessages, newAnswer, type AnswerItem, type ChatItem, type FileRef } from "./state";
+import { applyEvent, approvalsFrom, attentionFrom, itemsFromMessages, newAnswer, type AnswerItem, type ChatItem, type FileRef } from "./state";
 
 type Live = { user: string | null; files: FileRef[]; answer: AnswerItem };
 type ChatViewProps = { agent: string; allowFiles: boolean; conversation: string | null; onConversation: (conversation: string) => void };
@@ -64,12 +64,13 @@ export function ChatView({ agent, allowFiles, conversation, onConversation }: Ch
 	// A run still going when the page opens (a closed tab, a reload): pick it up again.
 	const activeRun = pages.data?.pages[0]?.active_run ?? null;
 	const awaiting = pages.data?.pages[0]?.awaiting_approval;
+	const stopped = pages.data?.pages[0]?.needs_attention;
 	useEffect(() => {
 		if (activeRun && conversation && !live) {
-			setLive({ user: null, files: [], answer: { ...newAnswer("live", activeRun), approvals: approvalsFrom(awaiting) } });
+			setLive({ user: null, files: [], answer: { ...newAnswer("live", activeRun), approvals: approvalsFrom(awaiting), attention: attentionFrom(stopped) } });
 			follow(activeRun, conversation);
 		}
-	}, [activeRun, awaiting, conversation, live, follow]);
+	}, [activeRun, awaiting, stopped, conversation, live, follow]);
 
 	const send = async (text: string, files: FileRef[] = []) => {
 		setLive({ user: text, files, answer: newAnswer("live") });

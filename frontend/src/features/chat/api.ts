@@ -3,7 +3,7 @@ import type { StoredApproval, StoredMessage, StoredRun } from "./state";
 
 export type ChatAgent = { name: string; description: string; allow_file_attachments: 0 | 1 };
 export type Conversation = { name: string; title: string | null; creation: string; total_messages: number };
-export type MessagePage = { conversation: string; agent: string; title: string | null; messages: StoredMessage[]; has_more: boolean; runs: Record<string, StoredRun>; active_run: string | null; awaiting_approval?: StoredApproval[] };
+export type MessagePage = { conversation: string; agent: string; title: string | null; messages: StoredMessage[]; has_more: boolean; runs: Record<string, StoredRun>; active_run: string | null; awaiting_approval?: StoredApproval[]; needs_attention?: StoredApproval[] };
 
 export const chatApi = {
 	agents: () => call<ChatAgent[]>("huf.ai.agent.chat.get_chat_agents"),
@@ -18,6 +18,8 @@ export const chatApi = {
 		),
 	decide: (run: string, callId: string, decision: "approve" | "reject", comment?: string) =>
 		call<{ status: string }>("huf.ai.agent.approvals.decide_tool_call", { run, call_id: callId, decision, ...(comment ? { comment } : {}) }, true),
+	resolve: (run: string, callId: string, action: "retry" | "skip" | "end", value?: string) =>
+		call<{ status: string }>("huf.ai.agent.approvals.resolve_interrupted_call", { run, tool_call: callId, action, ...(value ? { value } : {}) }, true),
 	cancel: (run: string) => call("huf.ai.agent.integration.cancel_agent_run", { run }, true),
 	rate: (message: string, feedback: "Thumbs Up" | "Thumbs Down", comments?: string) =>
 		call("huf.ai.agent.feedback.rate_agent_message", { agent_message: message, feedback, ...(comments ? { comments } : {}) }, true),

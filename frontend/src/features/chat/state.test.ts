@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { applyEvent, approvalsFrom, formatCost, itemsFromMessages, newAnswer, type AnswerItem, type StoredMessage, type StoredRun } from "./state";
+import { applyEvent, approvalsFrom, attentionFrom, formatCost, itemsFromMessages, newAnswer, type AnswerItem, type StoredMessage, type StoredRun } from "./state";
 
 function message(fields: Partial<StoredMessage> & Pick<StoredMessage, "name" | "role" | "kind">): StoredMessage {
 	return { sequence: 0, content: null, tool_name: null, tool_call_id: null, tool_calls: null, tool_status: null, agent_run: null, feedback: null, ...fields };
@@ -202,5 +202,48 @@ describe("tool approvals", () => {
 		expect(stored).toEqual([{ id: "c1", name: "delete_document", arguments: '{"name":"N1"}', decision: null, ready: true }]);
 		const answer = applyEvent({ ...newAnswer("live", "RUN-1"), approvals: stored }, "tool_approval", { id: "c1", name: "delete_document", arguments: "{}" });
 		expect(answer.approvals).toHaveLength(1);
+	});
+});
+
+describe("a run interrupted when its worker stopped", () => {
+	it("shows the line and goes on from the text of its recorded steps, dropping what was lost", () => {
+		let answer = applyEvent(newAnswer("live", "RUN-1"), "delta", { content: "Let me look. " });
+		answer = applyEvent(answer, "delta", { content: "Half an ans" }); // the step the worker died in
+		answer = applyEvent(answer, "resumed", { type: "resumed", run: "RUN-1", full_response: "Let me look. " });
+		expect(answer.resumed).toBe(true);
+		expect(answer.text).toBe("Let me look. ");
+		answer = applyEvent(answer, "delta", { content: "Found it." });
+		expect(answer.text).toBe("Let me look. Found it.");
+	});
+
+	it("asks the person about the call it stopped on, and lets go of it once the run goes on", () => {
+		const call = { id: "c1", name: "send_invoice", arguments: '{"to":"ACME"}' };
+		let answer = applyEvent(newAnswer("live", "RUN-1"), "status", { status: "Needs Attention", call });
+		expect(answer.attention).toEqual(call);
+		expect(answer.status).toBe("running");
+		answer = applyEvent(answer, "status", { status: "Queued" }); // a person chose Retry or Skip
+		expect(answer.attention).toBeNull();
+		expect(answer.waiting).toBe(true);
+	});
+
+	it("ends as stopped when the person ends the run", () => {
+		const call = { id: "c1", name: "send_invoice", arguments: "{}" };
+		let answer = applyEvent(newAnswer("live", "RUN-1"), "status", { status: "Needs Attention", call });
+		answer = applyEvent(answer, "status", { status: "Cancelled", error: "Ended by alice@example.com after an interruption" });
+		expect(answer.status).toBe("cancelled");
+		expect(answer.attention).toBeNull();
+	});
+
+	it("rebuilds the call it stopped on from the stored row after a reload, and says a stored run was resumed", () => {
+		expect(attentionFrom([{ call_id: "c1", tool: "send_invoice", tool_args: { to: "ACME" } }])).toEqual({ id: "c1", name: "send_invoice", arguments: '{"to":"ACME"}' });
+		expect(attentionFrom([])).toBeNull();
+		const [, answer] = itemsFromMessages(
+			[
+				message({ name: "m1", role: "user", kind: "Message", content: "Hi", agent_run: "run-1" }),
+				message({ name: "m2", role: "agent", kind: "Message", content: "Hello", agent_run: "run-1" }),
+			],
+			{ "run-1": { ...run("Success"), resumed_count: 1 } },
+		);
+		expect(answer).toMatchObject({ kind: "answer", resumed: true, text: "Hello" });
 	});
 });

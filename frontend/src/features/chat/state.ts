@@ -9,6 +9,9 @@ export type ToolStep = { id: string; name: string; arguments: string; result: st
  * `ready`: the run has paused for it (its status said Awaiting Approval), so a decision is taken. */
 export type Approval = { id: string; name: string; arguments: string; decision: "Approved" | "Rejected" | null; ready: boolean };
 export type StoredApproval = { call_id: string; tool: string; tool_args: unknown };
+/** A call the run was doing when its worker died, which may or may not have happened: the run waits
+ * (Needs Attention) until a person says Retry, Skip or End. */
+export type Attention = { id: string; name: string; arguments: string };
 
 export type FileRef = { file: string; file_name: string; file_url: string };
 export type UserItem = { kind: "user"; key: string; text: string; run: string | null; attachments: FileRef[] };
@@ -19,6 +22,8 @@ export type AnswerItem = {
 	text: string;
 	tools: ToolStep[];
 	approvals: Approval[];
+	attention: Attention | null;
+	resumed: boolean; // the run went on after an interruption
 	status: "running" | "done" | "failed" | "cancelled";
 	waiting: boolean; // queued: no worker has taken the run yet
 	error: string | null;
@@ -47,10 +52,10 @@ export type StoredMessage = {
 type OpenAICall = { id: string; function: { name: string; arguments: string } };
 
 export function newAnswer(key: string, run: string | null = null): AnswerItem {
-	return { kind: "answer", key, run, text: "", tools: [], approvals: [], status: "running", waiting: false, error: null, usage: null, message: null, feedback: null };
+	return { kind: "answer", key, run, text: "", tools: [], approvals: [], attention: null, resumed: false, status: "running", waiting: false, error: null, usage: null, message: null, feedback: null };
 }
 
-export type StoredRun = { status: string; response?: string | null; error_message?: string | null; input_tokens: number; output_tokens: number; total_tokens: number; total_cost: number; duration_seconds: number | null };
+export type StoredRun = { status: string; response?: string | null; error_message?: string | null; input_tokens: number; output_tokens: number; total_tokens: number; total_cost: number; duration_seconds: number | null; resumed_count?: number };
 
 /** Turns stored messages (oldest first) into chat items: one answer per run, its tools inside it. */
 export function itemsFromMessages(messages: StoredMessage[], runs: Record<string, StoredRun> = {}): ChatItem[] {
@@ -65,7 +70,8 @@ export function itemsFromMessages(messages: StoredMessage[], runs: Record<string
 			// A stopped or failed answer may have no stored reply: show the text it had, and why it ended.
 			const text = status === "done" ? "" : (stored?.response ?? "");
 			const error = status === "failed" ? (stored?.error_message ?? null) : null;
-			answer = { ...newAnswer(`answer-${run}`, message.agent_run), status, text, error, usage: stored ? usageOf(stored) : null };
+			const resumed = Boolean(stored?.resumed_count);
+			answer = { ...newAnswer(`answer-${run}`, message.agent_run), status, text, error, resumed, usage: stored ? usageOf(stored) : null };
 			answers.set(run, answer);
 			items.push(answer);
 		}
@@ -100,10 +106,30 @@ export function approvalsFrom(stored: StoredApproval[] = []): Approval[] {
 	return stored.map((row) => ({
 		id: row.call_id,
 		name: row.tool,
-		arguments: typeof row.tool_args === "string" ? row.tool_args : JSON.stringify(row.tool_args ?? {}),
+		arguments: argumentsText(row.tool_args),
 		decision: null,
 		ready: true,
 	}));
+}
+
+/** The call a run stopped on, as the chat's messages page lists it (a reload asks again). */
+export function attentionFrom(stored: StoredApproval[] = []): Attention | null {
+	const [row] = stored;
+	return row ? { id: row.call_id, name: row.tool, arguments: argumentsText(row.tool_args) } : null;
+}
+
+function argumentsText(value: unknown): string {
+	return typeof value === "string" ? value : JSON.stringify(value ?? {});
+}
+
+/** JSON text indented for reading; any other text as it is. */
+export function pretty(text: string | null): string {
+	if (!text) return "";
+	try {
+		return JSON.stringify(JSON.parse(text), null, 2);
+	} catch {
+		return text;
+	}
 }
 
 /** "delete_document" -> "Delete document": a tool's name as a person reads it. */
@@ -123,19 +149,21 @@ export function applyEvent(answer: AnswerItem, event: string, data: Record<strin
 		case "snapshot":
 			next.text = String(data.full_response ?? "");
 			break;
+		case "resumed": // the run goes on after an interruption, from the text of its recorded steps
+			next.text = String(data.full_response ?? "");
+			next.resumed = true;
+			break;
 		case "tool_call": {
 			const id = String(data.id);
 			if (!next.tools.some((tool) => tool.id === id)) {
-				const args = typeof data.arguments === "string" ? data.arguments : JSON.stringify(data.arguments ?? {});
-				next.tools.push({ id, name: String(data.name), arguments: args, result: null, ok: null, durationMs: null });
+				next.tools.push({ id, name: String(data.name), arguments: argumentsText(data.arguments), result: null, ok: null, durationMs: null });
 			}
 			break;
 		}
 		case "tool_approval": {
 			const id = String(data.id);
 			if (!next.approvals.some((approval) => approval.id === id)) {
-				const args = typeof data.arguments === "string" ? data.arguments : JSON.stringify(data.arguments ?? {});
-				next.approvals.push({ id, name: String(data.name), arguments: args, decision: null, ready: false });
+				next.approvals.push({ id, name: String(data.name), arguments: argumentsText(data.arguments), decision: null, ready: false });
 			}
 			break;
 		}
@@ -164,15 +192,18 @@ export function applyEvent(answer: AnswerItem, event: string, data: Record<strin
 		case "error":
 			next.error = String(data.message ?? "The agent could not answer.");
 			break;
-		case "status":
+		case "status": {
 			next.waiting = data.status === "Queued";
 			if (data.status === "Awaiting Approval") for (const approval of next.approvals) approval.ready = true;
+			const call = data.call as Record<string, unknown> | undefined;
+			next.attention = data.status === "Needs Attention" && call ? { id: String(call.id), name: String(call.name), arguments: argumentsText(call.arguments) } : null;
 			if (data.status === "Success") next.status = "done";
 			else if (data.status === "Failed") {
 				next.status = "failed";
 				next.error = next.error ?? String(data.error ?? "The agent could not answer.");
 			} else if (data.status === "Cancelled") next.status = "cancelled";
 			break;
+		}
 	}
 	return next;
 }

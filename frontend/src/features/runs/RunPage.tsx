@@ -5,14 +5,20 @@ import { Link, useParams } from "react-router";
 import { ErrorNote, Loading, StatusBadge } from "../../components/ui/status";
 import { call } from "../../lib/api";
 import { renderMarkdown } from "../../lib/markdown";
-import { formatCost } from "../chat/state";
+import { InterruptedCard } from "../chat/InterruptedCard";
+import { attentionFrom, formatCost, type StoredApproval } from "../chat/state";
 import { ACTIVE, formatDuration, useRunUpdates } from "./api";
 
 type Step =
 	| { kind: "model"; at: string; content: string; requested_tools: boolean; duration_ms: number }
 	| { kind: "tool"; at: string; tool: string; status: string; duration_ms: number | null; arguments: string | null; result: string | null; error: string | null };
 type Run = Record<string, string | number | null> & { status: string; agent: string };
-type Detail = { run: Run; timeline: Step[]; children: { name: string; agent: string; channel: string; status: string; total_tokens: number; total_cost: number }[] };
+type Detail = {
+	run: Run;
+	timeline: Step[];
+	children: { name: string; agent: string; channel: string; status: string; total_tokens: number; total_cost: number }[];
+	needs_attention: StoredApproval[];
+};
 
 const ERROR_CAUSES: Record<string, string> = {
 	auth: "The provider refused the API key.",
@@ -82,6 +88,7 @@ export default function RunPage() {
 	if (detail.isError) return <div className="p-6"><ErrorNote error={detail.error} /></div>;
 	const { run, timeline, children } = detail.data;
 	const n = (key: string) => Number(run[key] ?? 0);
+	const attention = run.status === "Needs Attention" ? attentionFrom(detail.data.needs_attention) : null;
 	return (
 		<div className="mx-auto grid max-w-4xl gap-4 p-4 md:p-6">
 			<header className="flex flex-wrap items-center gap-3">
@@ -100,6 +107,12 @@ export default function RunPage() {
 				<Stat label="Cost" value={formatCost(n("total_cost"))} />
 				<Stat label="Time" value={formatDuration(run.duration_seconds == null ? null : n("duration_seconds"))} />
 			</dl>
+			{attention ? <InterruptedCard key={attention.id} run={String(run.name)} attention={attention} /> : null}
+			{n("resumed_count") ? (
+				<p className="text-sm text-slate-600" data-testid="run-resumed">
+					It went on by itself after {n("resumed_count") === 1 ? "an interruption" : `${n("resumed_count")} interruptions`} (its background worker stopped).
+				</p>
+			) : null}
 			{run.status === "Failed" ? (
 				<ErrorNote error={`${run.error_message ?? "The run failed."}${run.error_kind && ERROR_CAUSES[String(run.error_kind)] ? ` Cause: ${ERROR_CAUSES[String(run.error_kind)]}` : ""}`} />
 			) : null}

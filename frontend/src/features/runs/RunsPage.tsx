@@ -3,14 +3,14 @@ import { useState } from "react";
 import { Link } from "react-router";
 import { Button } from "../../components/ui/button";
 import { Input, Select } from "../../components/ui/field";
-import { Empty, ErrorNote, Loading, StatusBadge } from "../../components/ui/status";
+import { Empty, ErrorNote, Loading, StatusBadge, statusLabel } from "../../components/ui/status";
 import { getList } from "../../lib/api";
 import { useMe } from "../../lib/me";
 import { formatCost } from "../chat/state";
 import { ACTIVE, formatDuration, useRunUpdates, type RunRow } from "./api";
 
 const PAGE = 50;
-const STATUSES = ["Queued", "Started", "Success", "Failed", "Cancelled"];
+const STATUSES = ["Queued", "Started", "Awaiting Approval", "Needs Attention", "Success", "Failed", "Cancelled"];
 
 export default function RunsPage() {
 	const me = useMe();
@@ -56,7 +56,7 @@ export default function RunsPage() {
 				<Select aria-label="Status" value={filters.status} onChange={(e) => set("status", e.target.value)}>
 					<option value="">Any status</option>
 					{STATUSES.map((s) => (
-						<option key={s} value={s}>{s === "Started" ? "Running" : s === "Queued" ? "Waiting" : s}</option>
+						<option key={s} value={s}>{statusLabel(s)}</option>
 					))}
 				</Select>
 				{me.data?.capabilities["run.view_all"] ? <Input aria-label="Person" placeholder="Person (email)" value={filters.user} onChange={(e) => set("user", e.target.value)} /> : null}

@@ -27,6 +27,7 @@ class AgentRun(Document):
 		error_kind: DF.Data | None
 		error_message: DF.SmallText | None
 		input_tokens: DF.Int
+		interrupted_at: DF.Datetime | None
 		job_id: DF.Data | None
 		model: DF.Link | None
 		model_used: DF.Data | None
@@ -35,10 +36,11 @@ class AgentRun(Document):
 		prompt: DF.LongText | None
 		provider: DF.Link | None
 		response: DF.LongText | None
+		resumed_count: DF.Int
 		run_kind: DF.Literal["chat", "trigger", "sub-agent", "title", "agent", "tool", "orchestrator"]
 		sequence: DF.Int
 		started_at: DF.Datetime | None
-		status: DF.Literal["Queued", "Started", "Success", "Failed", "Cancelled"]
+		status: DF.Literal["Queued", "Started", "Awaiting Approval", "Needs Attention", "Success", "Failed", "Cancelled"]
 		total_cost: DF.Float
 		total_tokens: DF.Int
 		trigger: DF.Data | None

@@ -23,7 +23,7 @@ class AgentToolCall(Document):
 		is_mcp_tool: DF.Check
 		mcp_server: DF.Link | None
 		mcp_tool: DF.Data | None
-		status: DF.Literal["Started", "Success", "Failed"]
+		status: DF.Literal["Started", "Awaiting Approval", "Approved", "Rejected", "Interrupted", "Skipped", "Success", "Failed"]
 		tool: DF.Data | None
 		tool_args: DF.JSON | None
 		tool_result: DF.JSON | None
