@@ -125,7 +125,7 @@ describe("FlowRunPage: a run Huf was interrupted in", () => {
 		const panel = await screen.findByTestId("run-attention");
 		expect(within(panel).getByRole("heading", { name: "This run was interrupted" })).toBeTruthy();
 		expect(within(panel).getByText(MESSAGE)).toBeTruthy();
-		expect(screen.getAllByText("Needs Attention").map((badge) => badge.className)).toEqual([expect.stringContaining("bg-purple-100"), expect.stringContaining("bg-purple-100")]); // the run and its step
+		expect(screen.getAllByText("Needs your decision").map((badge) => badge.className)).toEqual([expect.stringContaining("bg-purple-100"), expect.stringContaining("bg-purple-100")]); // the run and its step
 		expect(screen.getByText("Run again 2 times after interruptions")).toBeTruthy();
 		const retry = within(panel).getByRole("button", { name: "Try the step again" });
 		expect(document.getElementById(retry.getAttribute("aria-describedby") ?? "")?.textContent).toMatch(/Runs the step once more/);
