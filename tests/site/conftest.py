@@ -55,9 +55,16 @@ def _fresh_transaction(site):
 	"""Each test starts like a new request: Administrator, a fresh transaction, no messages, and
 	nothing left over from earlier tests: none of this site's jobs in the queues, no run still Queued
 	or Started (a sweep would otherwise wake their conversations and the next test's worker would run
-	them first). The queues are the bench's: other sites' jobs stay (``drop_site_jobs``)."""
+	them first; nor a flow run going on, which a watcher would hand on). The queues are the bench's:
+	other sites' jobs stay (``drop_site_jobs``), and so do their in-flight entries."""
+	from huf.ai import inflight
+
 	drop_site_jobs(site)
 	frappe.db.sql("update `tabAgent Run` set status = 'Cancelled' where status in ('Queued', 'Started')")
+	frappe.db.sql("update `tabFlow Run` set status = 'Failed' where status in ('Queued', 'Running')")
+	mine = [f for f in frappe.cache.execute_command("HKEYS", inflight.INFLIGHT) or [] if f.decode().startswith(f"{site}|")]
+	if mine:
+		frappe.cache.execute_command("HDEL", inflight.INFLIGHT, *mine)
 	frappe.db.commit()
 	frappe.set_user("Administrator")
 	frappe.local.message_log = []

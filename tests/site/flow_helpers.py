@@ -53,3 +53,28 @@ def settle(flow_run: str, timeout: float = 40.0, statuses=SETTLED) -> frappe._di
 
 def steps(flow_run: str) -> list[tuple[str, str]]:
 	return [tuple(row) for row in frappe.get_all("Flow Run Step", {"parent": flow_run}, ["node_id", "status"], order_by="hop asc", as_list=True)]
+
+
+def holder(workers, names: list[str]) -> int | None:
+	"""The index of the worker whose process holds a step of one of ``names`` now (its in-flight
+	entry names the process), if any."""
+	import json
+
+	import psutil
+
+	from huf.ai import inflight
+
+	held = set()
+	for name in names:
+		for kind, key in (("flow", name), ("conversation", frappe.db.get_value("Flow Run", name, "conversation"))):
+			value = frappe.cache.execute_command("HGET", inflight.INFLIGHT, f"{frappe.local.site}|{kind}|{key}") if key else None
+			if value and json.loads(value).get("pid"):
+				held.add(json.loads(value)["pid"])
+	for index, proc in enumerate(workers.procs):
+		try:
+			tree = {proc.pid, *(child.pid for child in psutil.Process(proc.pid).children(recursive=True))}
+		except psutil.NoSuchProcess:
+			continue
+		if tree & held:
+			return index
+	return None

@@ -14,7 +14,7 @@ from frappe.utils import add_to_date, now_datetime
 from huf.ai.flow import approvals
 from tests.site import fixtures
 from tests.site.conftest import as_user, wait_for
-from tests.site.flow_helpers import APPROVER, OTHER, OWNER, edge, node, save, settle, start, steps, users
+from tests.site.flow_helpers import APPROVER, OTHER, OWNER, edge, holder, node, save, settle, start, steps, users
 from tests.support.local_http import LocalServer
 
 
@@ -56,14 +56,9 @@ def _killed_during_post(server, flow_id: str, workers) -> str:
 	sent = len(server.seen)
 	name = start(flow)
 	wait_for(lambda: len(server.seen) > sent, 30, 0.1, "the HTTP request")
-	workers.kill(next(i for i, proc in enumerate(workers.procs) if _runs_a_job(proc)))
+	wait_for(lambda: holder(workers, [name]) is not None, 10, 0.05, "the worker holding the step")
+	workers.kill(holder(workers, [name]))
 	return name
-
-
-def _runs_a_job(proc) -> bool:
-	import psutil
-
-	return bool(psutil.Process(proc.pid).children())  # a forked work horse
 
 
 def test_a_post_whose_worker_died_needs_attention_and_retry_skip_and_end_do_what_they_say(site, workers):
