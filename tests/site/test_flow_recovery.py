@@ -5,14 +5,12 @@ from scratch, and its tools decide by their own effects, huf/ai/resume.py)."""
 from __future__ import annotations
 
 import json
-import time
 
 import frappe
 
-from huf.ai.flow import approvals
 from tests.site import fixtures
 from tests.site.conftest import wait_for
-from tests.site.flow_helpers import edge, node, save, settle, start, steps, users
+from tests.site.flow_helpers import edge, killed_and_swept, node, save, start, steps, users
 from tests.support.local_http import LocalServer
 from tests.support.scripted_llm import Reply, text, tool_calls
 
@@ -30,14 +28,7 @@ def test_a_killed_worker_is_swept_and_the_agent_step_goes_on_with_its_run(site, 
 	workers.start(1)
 	name = start(flow)
 	wait_for(lambda: llm.chat_requests, 30, 0.1, "the agent's model call")
-	workers.kill(0)
-	assert frappe.db.get_value("Flow Run", name, "status") == "Running"
-	workers.start(1)
-	deadline = time.monotonic() + 40
-	while frappe.db.get_value("Flow Run", name, "status") == "Running" and time.monotonic() < deadline:
-		approvals.sweep()  # what the minute job does
-		time.sleep(1)
-	run = settle(name)
+	run = killed_and_swept(workers, name)
 	assert run.status == "Success", run.last_error
 	assert steps(name) == [("first", "Success"), ("work", "Success"), ("done", "Success")]
 	assert len(llm.chat_requests) == 2  # the model call in flight was asked again: it is safe to repeat
@@ -61,13 +52,7 @@ def test_an_agent_step_whose_run_stopped_during_a_call_that_may_act_once_fails_s
 		workers.start(1)
 		name = start(flow)
 		wait_for(lambda: server.seen, 30, 0.1, "the request")
-		workers.kill(0)
-		workers.start(1)
-		deadline = time.monotonic() + 40
-		while frappe.db.get_value("Flow Run", name, "status") == "Running" and time.monotonic() < deadline:
-			approvals.sweep()
-			time.sleep(1)
-		run = settle(name)
+		run = killed_and_swept(workers, name)
 		server.go_on.set()
 	assert steps(name) == [("work", "Failed"), ("recover", "Success")], run.last_error
 	error = frappe.db.get_value("Flow Run Step", {"parent": name, "node_id": "work"}, "error")

@@ -13,7 +13,7 @@ from frappe.utils import add_to_date, now_datetime
 from huf.ai.flow import approvals
 from tests.site import fixtures
 from tests.site.conftest import wait_for
-from tests.site.flow_helpers import APPROVER, OTHER, OWNER, edge, node, save, settle, start, steps, users
+from tests.site.flow_helpers import APPROVER, OTHER, OWNER, edge, killed_and_swept, node, save, settle, start, steps, users
 from tests.support.local_http import LocalServer
 
 
@@ -55,14 +55,7 @@ def test_a_worker_killed_during_an_http_request_is_swept_and_the_request_not_sen
 		workers.start(1)
 		name = start(flow)
 		wait_for(lambda: server.seen, 30, 0.1, "the HTTP request")
-		workers.kill(0)
-		assert frappe.db.get_value("Flow Run", name, "status") == "Running"
-		workers.start(1)
-		deadline = time.monotonic() + 40
-		while frappe.db.get_value("Flow Run", name, "status") == "Running" and time.monotonic() < deadline:
-			approvals.sweep()
-			time.sleep(1)
-		run = settle(name)
+		run = killed_and_swept(workers, name)
 		server.go_on.set()
 		assert run.status == "Success", run.last_error
 		assert steps(name) == [("call", "Failed"), ("recover", "Success")]
