@@ -3,9 +3,11 @@ it as a user and waiting for it to settle."""
 
 from __future__ import annotations
 
+import time
+
 import frappe
 
-from huf.ai.flow import api
+from huf.ai.flow import api, approvals
 from tests.site.conftest import as_user, make_user, wait_for
 
 OWNER = "flow-owner@example.com"
@@ -78,3 +80,16 @@ def holder(workers, names: list[str]) -> int | None:
 		if tree & held:
 			return index
 	return None
+
+
+def killed_and_swept(workers, flow_run: str, seconds: float = 40) -> frappe._dict:
+	"""SIGKILL the worker in the middle of ``flow_run``'s step, start another and do what the minute
+	job does, every second, until the run moves on; then the settled run."""
+	workers.kill(0)
+	assert frappe.db.get_value("Flow Run", flow_run, "status") == "Running"
+	workers.start(1)
+	deadline = time.monotonic() + seconds
+	while frappe.db.get_value("Flow Run", flow_run, "status") == "Running" and time.monotonic() < deadline:
+		approvals.sweep()
+		time.sleep(1)
+	return settle(flow_run)

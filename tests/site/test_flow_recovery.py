@@ -4,15 +4,15 @@ from scratch, and its tools decide by their own effects, huf/ai/resume.py)."""
 
 from __future__ import annotations
 
-import time
+import json
 
 import frappe
 
-from huf.ai.flow import approvals
 from tests.site import fixtures
 from tests.site.conftest import wait_for
-from tests.site.flow_helpers import edge, node, save, settle, start, steps, users
-from tests.support.scripted_llm import Reply, text
+from tests.site.flow_helpers import edge, killed_and_swept, node, save, start, steps, users
+from tests.support.local_http import LocalServer
+from tests.support.scripted_llm import Reply, text, tool_calls
 
 
 def test_a_killed_worker_is_swept_and_the_agent_step_goes_on_with_its_run(site, workers, llm):
@@ -28,17 +28,36 @@ def test_a_killed_worker_is_swept_and_the_agent_step_goes_on_with_its_run(site, 
 	workers.start(1)
 	name = start(flow)
 	wait_for(lambda: llm.chat_requests, 30, 0.1, "the agent's model call")
-	workers.kill(0)
-	assert frappe.db.get_value("Flow Run", name, "status") == "Running"
-	workers.start(1)
-	deadline = time.monotonic() + 40
-	while frappe.db.get_value("Flow Run", name, "status") == "Running" and time.monotonic() < deadline:
-		approvals.sweep()  # what the minute job does
-		time.sleep(1)
-	run = settle(name)
+	run = killed_and_swept(workers, name)
 	assert run.status == "Success", run.last_error
 	assert steps(name) == [("first", "Success"), ("work", "Success"), ("done", "Success")]
 	assert len(llm.chat_requests) == 2  # the model call in flight was asked again: it is safe to repeat
 	agent_run = frappe.get_all("Agent Run", {"flow_run": name}, ["name", "status", "response", "resumed_count"])
 	assert [(r.status, r.response, r.resumed_count) for r in agent_run] == [("Success", "asked again", 1)]
 	assert frappe.db.count("Agent Message", {"agent_run": agent_run[0].name, "role": "user"}) == 1
+
+
+def test_an_agent_step_whose_run_stopped_during_a_call_that_may_act_once_fails_saying_it_needs_a_decision(site, workers, llm):
+	users()
+	fixtures.allowed_hosts("127.0.0.1")
+	with LocalServer() as server:
+		fixtures.tool("huf_t_flow_send", "POST", None, base_url=server.url(""), tool_type="HTTP Requests", effect="Ask before repeating")
+		agent = fixtures.agent(llm, name="Flow Sending Agent", tools=("huf_t_flow_send",))
+		llm.script(tool_calls([("c_send", "huf_t_flow_send", json.dumps({"url": "/sleep?seconds=60", "body": {"n": 1}}))]), text("never asked"))
+		flow = save(
+			"huf-test-killed-send",
+			[node("work", "agent.run", agent=agent, prompt="Send it"), node("done", "end"), node("recover", "end")],
+			[edge("work", "done", "on_success"), edge("work", "recover", "on_failure")],
+		)  # fmt: skip
+		workers.start(1)
+		name = start(flow)
+		wait_for(lambda: server.seen, 30, 0.1, "the request")
+		run = killed_and_swept(workers, name)
+		server.go_on.set()
+	assert steps(name) == [("work", "Failed"), ("recover", "Success")], run.last_error
+	error = frappe.db.get_value("Flow Run Step", {"parent": name, "node_id": "work"}, "error")
+	assert "needs its owner's decision" in error and "huf_t_flow_send" in error
+	agent_run = frappe.db.get_value("Agent Run", {"flow_run": name}, ["status", "name"], as_dict=True)
+	assert agent_run.status == "Needs Attention"
+	assert frappe.db.get_value("Agent Tool Call", {"agent_run": agent_run.name}, "status") == "Interrupted"
+	assert len(server.seen) == 1 and len(llm.chat_requests) == 1  # nothing was sent or asked twice
