@@ -84,12 +84,12 @@ def test_a_post_sends_the_same_idempotency_key_when_its_call_is_repeated(site, s
 	post, get = http_tool("huf_t_keyed_post", "POST", server.url("/api")), http_tool("huf_t_keyed_get", "GET", server.url("/api"))
 	own_header = [{"key": "idempotency-key", "value": "order-7"}]
 	own = fixtures.tool("huf_t_own_key", "POST", base_url=server.url("/api"), http_headers=own_header, tool_type="HTTP Requests")
-	call = RunContext(run="AR-0042", conversation="c", agent="a", user="Administrator", tool_call_id="TC-0007")
+	call = RunContext(run="AR-0042", conversation="c", agent="a", user="Administrator", step_key="TC-0007")
 	built = lambda name, ctx=call: build_tool(frappe.get_doc("Agent Tool Function", name), ctx)  # noqa: E731
 	for _ in range(2):  # the same call, done again after a dead worker
 		built(post).handler({"url": "/orders", "body": {"item": "tea"}})
 		assert server.seen[-1].headers["idempotency-key"] == "huf-AR-0042-TC-0007"
-	built(post, replace(call, tool_call_id="TC-0008")).handler({"url": "/orders", "body": {"item": "tea"}})
+	built(post, replace(call, step_key="TC-0008")).handler({"url": "/orders", "body": {"item": "tea"}})
 	assert server.seen[-1].headers["idempotency-key"] == "huf-AR-0042-TC-0008"  # another call, another key
 	built(get).handler({"url": "/orders"})
 	assert "idempotency-key" not in server.seen[-1].headers
@@ -132,7 +132,7 @@ def test_a_header_without_a_stored_value_is_not_sent(site, server):
 	cleared = doc.http_headers[0].name  # as an address change leaves it: no stored value, an empty field
 	remove_encrypted_password("Agent Tool HTTP Header", cleared, "value")
 	frappe.db.set_value("Agent Tool HTTP Header", cleared, "value", None)
-	http.call(frappe.get_doc("Agent Tool Function", name), {"url": "/echo"})
+	http.call(frappe.get_doc("Agent Tool Function", name), {"url": "/echo"}, RunContext(run="r", conversation="c", agent="a", user="Administrator"))
 	seen = server.seen[-1].headers
 	assert "authorization" not in seen and seen["x-team"] == "team-7c1d"  # neither the name nor an empty value
 
