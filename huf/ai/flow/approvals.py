@@ -46,14 +46,20 @@ def decide(flow_run: str, outcome: str, comment: str | None, user: str | None) -
 	if run.status != "Waiting Approval":
 		frappe.throw(_("This flow run is not waiting for an approval (it is {0}); nothing was changed.").format(run.status), NotWaiting)
 	decision = {"outcome": outcome, "comment": comment or "", "by": user}
-	if user:  # who decided keeps seeing the run (access.py)
-		deciders = json.loads(frappe.db.get_value("Flow Run", run.name, "deciders") or "[]")
-		frappe.db.set_value("Flow Run", run.name, "deciders", json.dumps(sorted({*deciders, user})), update_modified=False)
+	if user:
+		remember_decider(run.name, user)
 	graph = runs.graph_of(run)
 	result = resume(graph, runs.state_of(run), decision)
 	step = frappe.db.get_value("Flow Run Step", {"parent": run.name, "hop": (run.hop_count or 1) - 1}, "name")
 	status = runs.save(run, result, step, hop_increment=0, node=graph.nodes.get(result.node_id))
 	return {"flow_run": run.name, "status": status}
+
+
+def remember_decider(flow_run: str, user: str) -> None:
+	"""Who decided for a run keeps seeing it (``access.py``)."""
+	deciders = json.loads(frappe.db.get_value("Flow Run", flow_run, "deciders") or "[]")
+	if user not in deciders:
+		frappe.db.set_value("Flow Run", flow_run, "deciders", json.dumps(sorted({*deciders, user})), update_modified=False)
 
 
 def _may_know(run, user: str) -> bool:

@@ -20,7 +20,7 @@ from frappe.utils import now_datetime
 
 from huf.ai.engine.flow.step import skip as skip_step
 from huf.ai.flow import events, runs
-from huf.ai.flow.approvals import NotWaiting, is_approver
+from huf.ai.flow.approvals import NotWaiting, is_approver, remember_decider
 from huf.ai.flow.definitions import parsed
 from huf.ai.flow.ports import SitePorts
 from huf.ai.rows import commit, update_row
@@ -43,7 +43,7 @@ def decide(flow_run: str, action: str, output=None, user: str | None = None) -> 
 	if run.status != runs.ATTENTION:
 		frappe.throw(_("This flow run does not need attention (it is {0}); nothing was changed.").format(run.status), NotWaiting)
 	step = frappe.db.get_value("Flow Run Step", {"parent": run.name, "hop": run.hop_count}, "name")
-	_remember(run.name, user)
+	remember_decider(run.name, user)
 	if action == "retry":
 		return _retry(run, step)
 	if action == "skip":
@@ -86,13 +86,6 @@ def _end(run, step: str, user: str, waiting: dict) -> dict:
 	events.run_status(run.name, run.user, "Cancelled", run.current_node_id, run.hop_count, reason)
 	commit()
 	return {"flow_run": run.name, "status": "Cancelled"}
-
-
-def _remember(flow_run: str, user: str) -> None:
-	"""Who decided keeps seeing the run (``access.py``)."""
-	deciders = json.loads(frappe.db.get_value("Flow Run", flow_run, "deciders") or "[]")
-	if user not in deciders:
-		frappe.db.set_value("Flow Run", flow_run, "deciders", json.dumps(sorted({*deciders, user})), update_modified=False)
 
 
 def _value(output):
