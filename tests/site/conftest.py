@@ -68,6 +68,7 @@ def _fresh_transaction(site):
 	frappe.db.commit()
 	frappe.set_user("Administrator")
 	frappe.local.message_log = []
+	frappe.flags.error_message = None
 	frappe.db.commit()
 	yield
 	frappe.db.rollback()
