@@ -4,7 +4,8 @@ worker notices a dead one's work within seconds and hands it on.
 While a job holds a run's lock it keeps an entry in one bench-wide Redis hash (``huf:inflight`` in
 the cache Redis; every site of the bench shares it): the field ``<site>|<kind>|<name>``, the value
 who holds it (machine, process id and start time, the lock's key and token). The job deletes the
-entry when it lets go: two Redis commands per held lock.
+entry when it lets go: two round trips to Redis per held lock. Its heartbeat thread (``runs.Beat``)
+keeps a pulse key beside the entry, renewed every ``PULSE_EVERY`` seconds, lasting ``PULSE_TTL``.
 
 A job is tracked from the moment it is queued, too: ``enqueue`` writes a mark for it (in the hash
 ``huf:queued``, field the RQ job id) just before RQ gets it, and ``held`` deletes the mark when the
@@ -19,7 +20,8 @@ processes through ``huf/commands``, ``bench huf-worker``). Once a second it read
 whose holder is gone is claimed and its recovery job queued on the entry's site:
 - on this machine, the holder is gone when its process is (or is a zombie, or is another process
   that took its pid): seconds after a SIGKILL;
-- on another machine, when the lock it held has expired (``huf_lock_ttl``, 30 s by default).
+- on another machine, when its pulse stopped (``PULSE_TTL``, 10 s after the last beat) or the lock
+  it held has expired (``huf_lock_ttl``, 30 s by default).
 A claim is one Lua script: the entry (or mark) (and the dead holder's lock, if it still holds its token) is
 deleted only if the entry is unchanged, so of two watchers only one claims it, and its recovery
 job is queued once. A worker that starts checks at once, so work left when every worker of a
@@ -46,6 +48,7 @@ INTERVAL = 1.0  # seconds between a watcher's looks
 GRACE = 10.0  # seconds a mark may name a job RQ does not have yet (it is being queued)
 LIMBO = 3.0  # seconds a job may be out of its queue yet not started (a worker is forking for it)
 MAX_TRIES = 3  # recovery jobs lost in a row before only the minute sweep looks
+PULSE_EVERY, PULSE_TTL = 2, 10  # seconds: a holder's pulse, and how long it lasts without a beat
 RECOVER = {
 	"flow": ("huf.ai.flow.runs.recover", lambda name: {"flow_run": name}),
 	"conversation": ("huf.ai.resume.recover_conversation", lambda name: {"conversation": name}),
@@ -57,7 +60,10 @@ if ARGV[3] ~= '' and redis.call('get', KEYS[2]) == ARGV[3] then redis.call('del'
 return 1
 """
 FORGET = """
-if redis.call('hget', KEYS[1], ARGV[1]) == ARGV[2] then redis.call('hdel', KEYS[1], ARGV[1]) end
+if redis.call('hget', KEYS[1], ARGV[1]) == ARGV[2] then
+	redis.call('hdel', KEYS[1], ARGV[1])
+	if KEYS[2] ~= '' then redis.call('del', KEYS[2]) end
+end
 """
 
 
@@ -106,27 +112,33 @@ def mark(field: str, tries: int = 0) -> str:
 
 
 @contextmanager
-def held(kind: str, name: str, lock, **extra):
+def held(kind: str, name: str, lock, beat=None):
 	"""Keep an entry for ``name`` while the block runs under ``lock`` (a redis-py Lock, held); the
-	job's mark goes, as it now holds its work."""
+	job's mark goes, as it now holds its work. ``beat`` (``runs.Beat``) keeps the entry's pulse."""
 	from rq import get_current_job
 
 	field = f"{frappe.local.site}|{kind}|{name}"
-	token = lock.local.token
+	token, pulse = lock.local.token, f"huf:pulse:{field}"
 	entry = json.dumps({
 		"machine": _MACHINE, "pid": os.getpid(), "born": born(), "lock": _text(lock.name),
-		"token": _text(token) if token else "", **extra,
+		"token": _text(token) if token else "", "pulse": pulse if beat else "",
 	})  # fmt: skip
 	job = get_current_job()
 	with frappe.cache.pipeline(transaction=False) as pipe:
 		pipe.execute_command("HSET", INFLIGHT, field, entry)
+		if beat:
+			pipe.execute_command("SET", pulse, "1", "EX", PULSE_TTL)
 		if job:
 			pipe.execute_command("HDEL", QUEUED, job.id)
 		pipe.execute()
+	if beat:
+		beat.pulse = pulse
 	try:
 		yield
 	finally:
-		frappe.cache.eval(FORGET, 1, INFLIGHT, field, entry)  # only its own: a watcher may have handed it on
+		if beat:
+			beat.pulse = None
+		frappe.cache.eval(FORGET, 2, INFLIGHT, pulse if beat else "", field, entry)  # only its own: a watcher may have handed it on
 
 
 def _text(value) -> str:
@@ -135,8 +147,8 @@ def _text(value) -> str:
 
 def holder_gone(entry: dict, store) -> bool:
 	"""Whether the process that wrote ``entry`` no longer holds its work."""
-	if entry.get("machine") != _MACHINE:
-		return not store.exists(entry.get("lock") or "")
+	if entry.get("machine") != _MACHINE:  # its lock expired, or its pulse stopped
+		return not store.exists(entry.get("lock") or "") or bool(entry.get("pulse")) and not store.exists(entry["pulse"])
 	try:
 		pid, started = int(entry["pid"]), float(entry["born"])
 	except (KeyError, ValueError):

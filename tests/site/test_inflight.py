@@ -89,6 +89,40 @@ def test_another_machines_holder_is_gone_when_its_lock_expired(site):
 		store.execute_command("DEL", key, lock)
 
 
+def test_another_machines_holder_is_gone_when_its_pulse_stopped_and_its_lock_goes_with_the_claim(site):
+	store, key = plain_redis(), f"huf:inflight:test-{frappe.generate_hash(length=8)}"
+	lock, pulse = frappe.cache.make_key("huf:test_pulse_lock").decode(), f"huf:pulse:test-{frappe.generate_hash(length=8)}"
+	field = f"{site}|flow|huf-elsewhere-pulse"
+	store.execute_command("HSET", key, field, json.dumps({"machine": "elsewhere:boot", "pid": 1, "born": 0, "lock": lock, "token": "t", "pulse": pulse}))
+	store.execute_command("SET", lock, "t", "EX", 30)
+	store.execute_command("SET", pulse, "1", "EX", 10)
+	watcher = inflight.Watcher(store, lambda *job: None, key)
+	try:
+		assert field not in watcher.look()  # it beats
+		store.execute_command("DEL", pulse)  # ten seconds without a beat
+		assert field in watcher.look()
+		assert not store.exists(lock)  # the dead holder's lock is freed for the recovery job
+	finally:
+		store.execute_command("DEL", key, lock, pulse)
+
+
+def test_a_holders_heartbeat_keeps_its_pulse_and_letting_go_removes_entry_and_pulse(site):
+	from huf.ai.runs import heartbeat
+
+	lock = frappe.cache.lock(frappe.cache.make_key(f"huf:test_beat:{frappe.generate_hash(length=8)}"), timeout=30, thread_local=False)
+	assert lock.acquire(blocking=False)
+	field = f"{site}|flow|huf-beating"
+	try:
+		with heartbeat(lock) as beat, inflight.held("flow", "huf-beating", lock, beat):
+			pulse = json.loads(frappe.cache.execute_command("HGET", inflight.INFLIGHT, field))["pulse"]
+			frappe.cache.execute_command("EXPIRE", pulse, 1)  # as if it had not beaten for a while
+			wait_for(lambda: frappe.cache.execute_command("TTL", pulse) > 1, inflight.PULSE_EVERY + 3, 0.05, "the next beat")
+		assert not frappe.cache.execute_command("HEXISTS", inflight.INFLIGHT, field)
+		assert not frappe.cache.execute_command("EXISTS", pulse)
+	finally:
+		lock.release()
+
+
 def test_a_worker_that_starts_picks_up_the_step_a_dead_worker_left(site, workers):
 	users()
 	fixtures.allowed_hosts("127.0.0.1")

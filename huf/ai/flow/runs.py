@@ -108,7 +108,7 @@ def run_hop(flow_run: str, hop: int) -> None:
 		return  # another worker is on this run now; hop_count tells a later job whether this hop is done
 	original = frappe.session.user
 	try:
-		with heartbeat(lock), inflight.held("flow", flow_run, lock):
+		with heartbeat(lock) as beat, inflight.held("flow", flow_run, lock, beat):
 			_hop(flow_run, int(hop))
 	finally:
 		if frappe.session.user != original:
