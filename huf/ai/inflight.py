@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import socket
 import threading
 import time
@@ -47,6 +48,7 @@ QUEUED = "huf:queued"
 INTERVAL = 1.0  # seconds between a watcher's looks
 GRACE = 10.0  # seconds a mark may name a job RQ does not have yet (it is being queued)
 LIMBO = 3.0  # seconds a job may be out of its queue yet not started (a worker is forking for it)
+LIMBO_SCANS, LIMBO_QUEUE = 20, 2000  # per look, queues searched for a queued job, and their longest
 MAX_TRIES = 3  # recovery jobs lost in a row before only the minute sweep looks
 PULSE_EVERY, PULSE_TTL = 2, 10  # seconds: a holder's pulse, and how long it lasts without a beat
 RECOVER = {
@@ -193,6 +195,7 @@ class Watcher:
 		self.store, self.enqueue, self.key, self.jobs, self.queued = store, enqueue, key, jobs, queued
 		self.claim = store.register_script(CLAIM)
 		self.limbo: dict[str, float] = {}
+		self.scans = LIMBO_SCANS
 
 	def look(self) -> list[str]:
 		"""One look; returns the fields (and job ids) it claimed."""
@@ -220,7 +223,8 @@ class Watcher:
 		claimed, now = [], time.time()
 		marks = {_text(job): _text(value) for job, value in (self.store.hgetall(self.queued) or {}).items()}
 		self.limbo = {job: seen for job, seen in self.limbo.items() if job in marks}
-		for job, value in marks.items():
+		self.scans = LIMBO_SCANS
+		for job, value in random.sample(list(marks.items()), len(marks)):  # each queued job gets its turn
 			try:
 				found = json.loads(value)
 				site, kind, name = found["field"].split("|", 2)
@@ -244,9 +248,20 @@ class Watcher:
 			return "lost"
 		if status == "started":
 			return "lost" if worker_gone(self.jobs, worker) else "waiting"
-		if status == "queued" and origin and self.jobs.lpos(f"rq:queue:{origin}", job) is None:
+		if status == "queued" and origin and self.out_of_queue(job, f"rq:queue:{origin}"):
 			return "lost" if now - self.limbo.setdefault(job, now) > LIMBO else "waiting"
 		return "gone" if status == "finished" else "waiting"
+
+	def out_of_queue(self, job: str, queue: str) -> bool:
+		"""Whether a queued job is no longer in its queue (a worker took it and has not started it).
+		Searching a queue reads all of it, so a look searches at most ``LIMBO_SCANS`` queues of at
+		most ``LIMBO_QUEUE`` jobs; a job not searched now is searched at a later look."""
+		if job in self.limbo:
+			return True
+		if self.scans <= 0 or self.jobs.llen(queue) > LIMBO_QUEUE:
+			return False
+		self.scans -= 1
+		return self.jobs.lpos(queue, job) is None
 
 	def recover(self, site: str, kind: str, name: str, tries: int) -> None:
 		method, kwargs = RECOVER[kind]
