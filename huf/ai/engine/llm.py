@@ -25,12 +25,14 @@ estimate, so the numbers are approximate but not zero.
 
 from __future__ import annotations
 
+import json
 import random
 import re
 import time
 from typing import Any, Callable
 
 from huf.ai.engine import pinned
+from huf.ai.engine.chunks import chunks_of, estimated_usage
 from huf.ai.engine.events import ToolCall, Usage
 from huf.ai.engine.feed import Feed, pause
 from huf.ai.engine.litellm_import import load_litellm
@@ -276,7 +278,7 @@ def _stream_once(request: LLMRequest, model: str, on_delta: Callable[[str], None
 	``on_delta`` (the caller's own, such as a reply over its size limit) passes through unchanged."""
 	spec = request.model
 	assembler = _Assembler(model)
-	feed = Feed(load_litellm().completion, _completion_kwargs(request, model))
+	feed = Feed(_open_stream, _completion_kwargs(request, model))
 	try:
 		while True:
 			kind, item = feed.next(deadline, should_cancel)
@@ -293,6 +295,8 @@ def _stream_once(request: LLMRequest, model: str, on_delta: Callable[[str], None
 				raise Cancelled(partial=assembler.turn())
 	finally:
 		feed.stop()
+	if not assembler.usage_seen:
+		assembler.usage = estimated_usage(model, request.messages, assembler.answer_text())
 	turn = assembler.turn()
 	provider = spec.provider or "the provider"
 	if not finished:
@@ -304,6 +308,11 @@ def _stream_once(request: LLMRequest, model: str, on_delta: Callable[[str], None
 			message = f"{model} answered with nothing (no text and no tool call). Try again, or pick another model."
 		raise LLMError("empty_response", message, model=model)
 	return turn
+
+
+def _open_stream(**kwargs) -> Any:
+	"""LiteLLM's streamed completion, read where its chunks cost least (``chunks.py``)."""
+	return chunks_of(load_litellm().completion(**kwargs))
 
 
 def _too_slow(request: LLMRequest, model: str) -> LLMError:
@@ -324,12 +333,14 @@ class _Assembler:
 		self.text: list[str] = []
 		self.calls: dict[int, dict[str, str]] = {}
 		self.usage = Usage()
+		self.usage_seen = False
 		self.finish_reason: str | None = None
 
 	def add(self, chunk, on_delta: Callable[[str], None]) -> None:
 		usage = getattr(chunk, "usage", None)
 		if usage:
 			self.usage = read_usage(usage)
+			self.usage_seen = True
 		for choice in getattr(chunk, "choices", None) or []:
 			self.finish_reason = getattr(choice, "finish_reason", None) or self.finish_reason
 			delta = getattr(choice, "delta", None)
@@ -353,6 +364,14 @@ class _Assembler:
 				call["name"] = function.name
 			if getattr(function, "arguments", None):
 				call["arguments"] += function.arguments
+
+	def answer_text(self) -> str:
+		"""The answer as LiteLLM counts its tokens: the text, then each tool call as JSON."""
+		calls = (
+			json.dumps({"id": call["id"], "type": "function", "function": {"name": call["name"], "arguments": call["arguments"]}})
+			for call in self.calls.values()
+		)
+		return "".join(self.text) + "".join(calls)
 
 	def turn(self) -> ModelTurn:
 		calls = tuple(
