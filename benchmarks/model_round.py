@@ -6,7 +6,8 @@ for a streamed answer with usage (``stream_options.include_usage``) and reads it
 sides take turns, round by round, so a busy moment on this shared machine falls on all of them.
 
 - short: one round with a one-word answer (4 chunks: role, text, finish, usage)
-- long: a 1,000-chunk answer; per chunk = (long round - the side's short median) / 1,000
+- long: a 1,000-chunk answer; per chunk = (long round - the side's short median) / 1,000; and how
+  soon its first text reached the caller
 - tiny: a 100,000-chunk answer of one character each (a server that floods), per chunk the same way
 
 Sides: ``huf`` is ``llm.stream_turn`` as a site calls it (an API Base with an allow-list, so the
@@ -65,13 +66,17 @@ def messages(n: int) -> list[dict]:
 
 def huf_side(base: str, allowed: frozenset[str] | None):
 	spec = llm.ModelSpec(model="bench-model", provider="Local", api_key=KEY, api_base=base, allowed_hosts=allowed)
-	shown: list[str] = []
 
-	def call(n: int) -> str:
-		turn = llm.stream_turn(llm.LLMRequest(model=spec, messages=messages(n)), on_delta=shown.append)
-		shown.clear()
+	def call(n: int) -> tuple[str, float]:
+		first: list[float] = []
+
+		def shown(text: str) -> None:
+			if not first:
+				first.append(time.perf_counter())
+
+		turn = llm.stream_turn(llm.LLMRequest(model=spec, messages=messages(n)), on_delta=shown)
 		assert turn.usage.input_tokens == 10, turn.usage
-		return turn.content
+		return turn.content, first[0]
 
 	return call
 
@@ -79,8 +84,8 @@ def huf_side(base: str, allowed: frozenset[str] | None):
 def sdk_side(base: str):
 	client = OpenAI(api_key=KEY, base_url=base, max_retries=0, timeout=120)
 
-	def call(n: int) -> str:
-		parts, usage = [], None
+	def call(n: int) -> tuple[str, float]:
+		parts, usage, first = [], None, 0.0
 		stream = client.chat.completions.create(
 			model="bench-model", messages=messages(n), stream=True, stream_options={"include_usage": True}
 		)
@@ -88,9 +93,10 @@ def sdk_side(base: str):
 			usage = chunk.usage or usage
 			for choice in chunk.choices:
 				if choice.delta.content:
+					first = first or time.perf_counter()
 					parts.append(choice.delta.content)
 		assert usage.prompt_tokens == 10, usage
-		return "".join(parts)
+		return "".join(parts), first
 
 	return call
 
@@ -99,8 +105,8 @@ def httpx_side(base: str):
 	client = httpx.Client(timeout=120)
 	headers = {"Authorization": f"Bearer {KEY}"}
 
-	def call(n: int) -> str:
-		parts, usage = [], None
+	def call(n: int) -> tuple[str, float]:
+		parts, usage, first = [], None, 0.0
 		body = {"model": "bench-model", "messages": messages(n), "stream": True, "stream_options": {"include_usage": True}}
 		with client.stream("POST", f"{base}/chat/completions", json=body, headers=headers) as response:
 			for line in response.iter_lines():
@@ -110,26 +116,30 @@ def httpx_side(base: str):
 				usage = event.get("usage") or usage
 				for choice in event["choices"]:
 					if choice["delta"].get("content"):
+						first = first or time.perf_counter()
 						parts.append(choice["delta"]["content"])
 		assert usage["prompt_tokens"] == 10, usage
-		return "".join(parts)
+		return "".join(parts), first
 
 	return call
 
 
-def take_turns(sides: dict, n: int, rounds: int) -> tuple[dict, dict]:
-	"""Wall and CPU seconds per round for each side; the order rotates every round."""
+def take_turns(sides: dict, n: int, rounds: int) -> tuple[dict, dict, dict]:
+	"""Wall and CPU seconds per round for each side, and seconds to its first text; the order
+	rotates every round."""
 	names = list(sides)
 	wall = {name: [] for name in names}
 	cpu = {name: [] for name in names}
+	first = {name: [] for name in names}
 	for r in range(rounds):
 		for name in names[r % len(names) :] + names[: r % len(names)]:
 			started, used = time.perf_counter(), time.process_time()
-			answer = sides[name](n)
+			answer, shown = sides[name](n)
 			cpu[name].append(time.process_time() - used)
 			wall[name].append(time.perf_counter() - started)
+			first[name].append(shown - started)
 			assert len(answer) == (n if n > 1 else 6), (name, len(answer))
-	return wall, cpu
+	return wall, cpu, first
 
 
 def us(seconds: float) -> str:
@@ -173,16 +183,17 @@ def main() -> None:
 		take_turns(sides, 1, 20)  # warm up imports, schemas, connections
 		take_turns(sides, LONG, 2)
 		print(f"one streamed round with usage, {args.rounds} rounds per side, sides alternating")
-		wall, cpu = take_turns(sides, 1, args.rounds)
+		wall, cpu, _first = take_turns(sides, 1, args.rounds)
 		short_wall = report(" wall per round", wall, ms)
 		short_cpu = report(" CPU per round (this process)", cpu, ms)
 		print(f"\n{LONG:,}-chunk answer, {args.long_rounds} rounds per side; per chunk beyond the short round")
-		wall, cpu = take_turns(sides, LONG, args.long_rounds)
+		wall, cpu, first = take_turns(sides, LONG, args.long_rounds)
 		report(" wall per chunk", wall, us, LONG, short_wall)
 		report(" CPU per chunk", cpu, us, LONG, short_cpu)
+		report(" first text after", first, ms)
 		if args.tiny_rounds:
 			print(f"\n{TINY:,} one-character chunks, {args.tiny_rounds} rounds per side")
-			wall, cpu = take_turns(sides, TINY, args.tiny_rounds)
+			wall, cpu, _first = take_turns(sides, TINY, args.tiny_rounds)
 			report(" wall per chunk", wall, us, TINY, short_wall)
 			report(" CPU per chunk", cpu, us, TINY, short_cpu)
 	finally:

@@ -19,7 +19,7 @@ from typing import Any, Callable
 
 POLL = 0.25  # seconds between cancel checks while the provider is silent or a retry waits
 BACKLOG = 256  # chunks read ahead of the caller at most
-EAGER = 4  # first chunks handed over at once (see _hand)
+EAGER = 2  # first chunks handed over at once (see _hand)
 
 
 class Feed:
@@ -80,7 +80,9 @@ class Feed:
 				if self.handed <= EAGER:
 					# Give the GIL up now, or this thread keeps it for up to sys.getswitchinterval() (5 ms)
 					# while it parses the next chunks, and the first words show that much later. Later
-					# chunks go in the GIL's own batches: a switch per chunk costs more than it saves.
+					# chunks go in the GIL's own batches: a switch per chunk costs more than it saves (each
+					# is 50-100 µs here). Two: an OpenAI stream's role chunk, then its first words; a third
+					# and fourth switch brought the first words no sooner (benchmarks/model_round.py).
 					time.sleep(0)
 				return True
 			except queue.Full:
