@@ -6,7 +6,8 @@ that writes one chunk a second) holds a call for as long as it likes. ``Feed`` r
 a helper thread and hands chunks over through a small queue; the caller waits for each with the
 call's total deadline and checks for a cancel while the provider is silent. All reading and
 closing of the stream happens in the helper thread; when the caller gives up, ``stop`` also shuts
-the connection's socket down (when it can find it), which wakes a read that is stuck.
+the connection's socket down (when it can find it), which wakes a read that is stuck. The helper is
+a reader thread kept between calls (``readers.py``).
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ import socket
 import threading
 import time
 from typing import Any, Callable
+
+from huf.ai.engine import readers
 
 POLL = 0.25  # seconds between cancel checks while the provider is silent or a retry waits
 BACKLOG = 256  # chunks read ahead of the caller at most
@@ -31,7 +34,7 @@ class Feed:
 		self.stream: Any = None
 		self.reading = True  # False once the stream has ended: its connection may be back in the pool
 		self.handed = 0
-		threading.Thread(target=self._pump, args=(completion, kwargs), name="huf-model-stream", daemon=True).start()
+		readers.run(lambda: self._pump(completion, kwargs))
 
 	def next(self, deadline: float, should_cancel: Callable[[], bool] | None) -> tuple[str, Any]:
 		"""The next ("chunk", chunk), ("end", finished), ("error", exception), or ("timeout", None)
