@@ -111,3 +111,15 @@ def test_a_forked_child_reads_with_its_own_thread():
 		os._exit(0 if done.wait(5) else 1)
 	_, status = os.waitpid(pid, 0)
 	assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
+
+
+def test_a_reader_starts_each_call_with_an_empty_context():
+	import contextvars
+
+	mark = contextvars.ContextVar("mark", default="unset")
+	seen = []
+	readers.run(lambda: (seen.append(mark.get()), mark.set("first call")))
+	assert wait_for(lambda: len(seen) == 1 and idle_readers() >= 1)
+	readers.run(lambda: seen.append(mark.get()))
+	assert wait_for(lambda: len(seen) == 2)
+	assert seen == ["unset", "unset"]

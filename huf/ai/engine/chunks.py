@@ -51,7 +51,8 @@ class SDKChunks:
 		self.received_finish_reason: str | None = None
 
 	def __iter__(self) -> Iterator[Any]:
-		limit = load_litellm().REPEATED_STREAMING_CHUNK_LIMIT
+		litellm = load_litellm()
+		limit = getattr(litellm, "REPEATED_STREAMING_CHUNK_LIMIT", 100)
 		last, repeated = None, 1
 		try:
 			for chunk in self.completion_stream:
@@ -68,14 +69,17 @@ class SDKChunks:
 						repeated = repeated + 1 if content == last else 1
 						last = content
 						if repeated >= limit:
-							raise load_litellm().InternalServerError(
+							raise litellm.InternalServerError(
 								message=f"The model is repeating the same chunk = {content}.", model="", llm_provider=""
 							)
 					else:
 						last, repeated = None, 1
 				yield chunk
 		except Exception as error:  # noqa: BLE001 - mapped by LiteLLM exactly as its wrapper maps it
-			self.wrapper._handle_stream_fallback_error(error)
+			handle = getattr(self.wrapper, "_handle_stream_fallback_error", None)
+			if handle is None:
+				raise
+			handle(error)
 
 	def close(self) -> None:
 		self.completion_stream.close()

@@ -19,8 +19,15 @@
   provider's own words are kept in ``cause``.
 
 Usage comes from the provider's final usage chunk (we always ask for it with
-``stream_options.include_usage``). When a server sends none, LiteLLM 1.97 fills in its own token
-estimate, so the numbers are approximate but not zero.
+``stream_options.include_usage``). When a server sends none, LiteLLM's token counter estimates it
+(``chunks.estimated_usage``, what LiteLLM's own stream gave), so the numbers are approximate but not
+zero.
+
+LiteLLM chooses the route, translates the request, makes the client and maps errors for every
+provider; on the OpenAI route Huf then reads the OpenAI SDK's chunks behind LiteLLM's stream
+wrapper (``chunks.py``), and LiteLLM's logging and pricing work Huf has no use for is switched off
+once per process (``litellm_import.quiet``). ``benchmarks/model_round.py`` holds a round against
+the OpenAI SDK's own.
 """
 
 from __future__ import annotations

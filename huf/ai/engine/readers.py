@@ -5,12 +5,14 @@ than its own start-up (benchmarks/model_round.py: a new thread against one kept,
 reader kept from an earlier call takes the next stream at once. It waits ``IDLE`` seconds for one,
 then ends, so a burst of parallel calls leaves no threads behind for long. Its name says what it
 does: "huf-model-stream" while it reads, "huf-model-stream-idle" while it waits (tests count the
-readers still reading). A forked child (an RQ job) starts with none: the parent's threads are not
-in it.
+readers still reading). Each job runs in an empty ``contextvars`` context, as in a new thread, so
+nothing one call sets is seen by the next. A forked child (an RQ job) starts with no readers: the
+parent's threads are not in it.
 """
 
 from __future__ import annotations
 
+import contextvars
 import os
 import queue
 import threading
@@ -50,7 +52,7 @@ class _Reader(threading.Thread):
 				continue  # taken just now: its job is on the way
 			self.name = READING
 			try:
-				job()
+				contextvars.Context().run(job)
 			except BaseException:  # noqa: BLE001 - a job reports its own failures; the reader lives on
 				pass
 			del job  # the finished call's stream and queue are not kept alive while this waits
@@ -66,4 +68,5 @@ def _forget() -> None:
 	_idle.clear()
 
 
-os.register_at_fork(after_in_child=_forget)
+if hasattr(os, "register_at_fork"):
+	os.register_at_fork(after_in_child=_forget)
