@@ -31,7 +31,9 @@ def test_the_openai_route_is_read_from_the_sdks_stream(llm):
 	)
 	source = chunks_of(stream)
 	assert isinstance(source, SDKChunks) and source.completion_stream is stream.completion_stream
-	assert "".join(c.choices[0].delta.content or "" for c in source if c.choices) == "hello"
+	pieces = list(source)
+	assert all(isinstance(piece, dict) for piece in pieces)  # as the server sent them: no SDK model built per chunk
+	assert "".join(p["choices"][0]["delta"].get("content") or "" for p in pieces if p["choices"]) == "hello"
 	assert source.received_finish_reason == "stop"
 
 
@@ -69,6 +71,60 @@ def test_usage_is_estimated_when_the_server_sends_none_also_for_tool_calls(llm):
 	llm.script(tool_calls([("c1", "find", '{"query": "opening hours of the library"}')], usage=None))
 	turn = stream_turn(request(llm))
 	assert turn.usage.input_tokens > 0 and turn.usage.output_tokens > 0
+
+
+class _Event:
+	def __init__(self, data: str):
+		self.data, self.event = data, None
+
+	def json(self):
+		import json
+
+		return json.loads(self.data)
+
+
+class _Response:
+	request = None
+	closed = False
+
+	def close(self):
+		self.closed = True
+
+
+class _Stream:
+	"""The part of ``openai.Stream`` SDKChunks reads: its decoded events and its response."""
+
+	def __init__(self, *data: str):
+		self.events, self.response = [_Event(d) for d in data], _Response()
+
+	def _iter_events(self):
+		yield from self.events
+
+
+class _Wrapper:
+	custom_llm_provider = "openai"
+
+	def __init__(self, stream):
+		self.completion_stream = stream
+
+	def _handle_stream_fallback_error(self, error):
+		raise error
+
+
+def test_an_error_the_server_streams_is_raised_as_the_sdk_raises_it():
+	from openai import APIError
+
+	stream = _Stream('{"choices": [{"index": 0, "delta": {"content": "par"}}]}', '{"error": {"message": "overloaded"}}')
+	with pytest.raises(APIError, match="overloaded"):
+		list(SDKChunks(_Wrapper(stream)))
+	assert stream.response.closed
+
+
+def test_the_stream_ends_at_done_and_hands_its_connection_back():
+	stream = _Stream('{"choices": [{"index": 0, "delta": {"content": "hi"}, "finish_reason": "stop"}]}', "[DONE]", "{not json")
+	source = SDKChunks(_Wrapper(stream))
+	assert [c["choices"][0]["delta"]["content"] for c in source] == ["hi"]
+	assert source.received_finish_reason == "stop" and stream.response.closed
 
 
 # --- readers.py ---------------------------------------------------------------------------------

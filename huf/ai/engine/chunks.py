@@ -9,9 +9,12 @@ whole answer, deep-copies it twice and prices it for logging callbacks Huf does 
 five times what the SDK's own reading costs per chunk, and most of a short round
 (``benchmarks/model_round.py``).
 
-``chunks_of`` reads such a stream from the SDK's stream behind the wrapper. LiteLLM still chose the
-route, built the request, made the client and opened the stream; what its wrapper did that Huf
-relies on is kept here: LiteLLM's own mapping of a failure mid-stream (the wrapper's
+``chunks_of`` reads such a stream from the SDK's stream behind the wrapper, as the JSON objects the
+server sent: the SDK still decodes the events and raises an error a server streams, but the
+``ChatCompletionChunk`` it would build per event (most of its own cost per chunk) is skipped too;
+the assembler in ``llm.py`` reads dicts and objects alike. LiteLLM still chose the route, built
+the request, made the client and opened the stream; what its wrapper did that Huf relies on is
+kept here: LiteLLM's own mapping of a failure mid-stream (the wrapper's
 ``_handle_stream_fallback_error``), ``received_finish_reason`` (a stream that just stops was cut:
 ``feed.py``), a ``finish_reason`` of "error" as a failure, and the stop for a model that repeats one
 chunk (``REPEATED_STREAMING_CHUNK_LIMIT``). Usage the server did not send is estimated with
@@ -36,14 +39,19 @@ def chunks_of(stream: Any) -> Any:
 
 
 def _is_sdk_stream(source: Any) -> bool:
+	"""An ``openai.Stream`` whose events this module knows how to read (``SDKChunks._chunks``)."""
 	from openai import Stream
 
-	return isinstance(source, Stream)
+	return isinstance(source, Stream) and hasattr(source, "_iter_events") and hasattr(source, "response")
 
 
 class SDKChunks:
-	"""The OpenAI SDK's chunks behind a ``CustomStreamWrapper``. ``completion_stream`` and ``close``
-	are there for ``feed.py``, which hangs up through them as it would through the wrapper."""
+	"""The chunks of the OpenAI SDK's stream behind a ``CustomStreamWrapper``, as the JSON objects the
+	server sent (``dict``s in OpenAI's chunk shape): the SDK decodes the server-sent events and
+	raises the errors a server streams, as it does for its own chunks, but builds no
+	``ChatCompletionChunk`` per event (most of what a chunk cost the SDK itself, and nothing Huf
+	reads). ``completion_stream`` and ``close`` are there for ``feed.py``, which hangs up through
+	them as it would through the wrapper."""
 
 	def __init__(self, wrapper: Any):
 		self.wrapper = wrapper
@@ -55,16 +63,16 @@ class SDKChunks:
 		limit = getattr(litellm, "REPEATED_STREAMING_CHUNK_LIMIT", 100)
 		last, repeated = None, 1
 		try:
-			for chunk in self.completion_stream:
-				choices = chunk.choices
+			for chunk in self._chunks():
+				choices = chunk.get("choices")
 				if choices:
-					reason = choices[0].finish_reason
+					choice = choices[0] or {}
+					reason = choice.get("finish_reason")
 					if reason:
 						if reason == "error":
 							raise RuntimeError(f"{self.wrapper.custom_llm_provider} raised a streaming error - finish_reason: error")
 						self.received_finish_reason = reason
-					delta = choices[0].delta
-					content = delta.content if delta is not None else None
+					content = (choice.get("delta") or {}).get("content")
 					if isinstance(content, str) and len(content) > 2:
 						repeated = repeated + 1 if content == last else 1
 						last = content
@@ -80,6 +88,27 @@ class SDKChunks:
 			if handle is None:
 				raise
 			handle(error)
+
+	def _chunks(self) -> Iterator[dict]:
+		"""What ``openai.Stream.__stream__`` does for a chat completion, less the model it builds."""
+		from openai import APIError
+
+		stream = self.completion_stream
+		try:
+			for event in stream._iter_events():
+				if event.data.startswith("[DONE]"):
+					break
+				data = event.json()
+				if isinstance(data, dict) and data.get("error"):
+					error = data["error"]
+					message = error.get("message") if isinstance(error, dict) else None
+					if not message or not isinstance(message, str):
+						message = "An error occurred during streaming"
+					raise APIError(message=message, request=stream.response.request, body=error)
+				if isinstance(data, dict):
+					yield data
+		finally:
+			stream.response.close()
 
 	def close(self) -> None:
 		self.completion_stream.close()

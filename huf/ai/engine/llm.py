@@ -344,33 +344,34 @@ class _Assembler:
 		self.finish_reason: str | None = None
 
 	def add(self, chunk, on_delta: Callable[[str], None]) -> None:
-		usage = getattr(chunk, "usage", None)
+		"""One chunk: an object (LiteLLM's) or the dict the server sent (``chunks.SDKChunks``)."""
+		usage = field(chunk, "usage")
 		if usage:
 			self.usage = read_usage(usage)
 			self.usage_seen = True
-		for choice in getattr(chunk, "choices", None) or []:
-			self.finish_reason = getattr(choice, "finish_reason", None) or self.finish_reason
-			delta = getattr(choice, "delta", None)
+		for choice in field(chunk, "choices") or []:
+			self.finish_reason = field(choice, "finish_reason") or self.finish_reason
+			delta = field(choice, "delta")
 			if delta is None:
 				continue
-			text = getattr(delta, "content", None)
+			text = field(delta, "content")
 			if text:
 				self.text.append(text)
 				on_delta(text)
-			for fragment in getattr(delta, "tool_calls", None) or []:
+			for fragment in field(delta, "tool_calls") or []:
 				self._add_call(fragment)
 
 	def _add_call(self, fragment) -> None:
-		index = getattr(fragment, "index", None)
+		index = field(fragment, "index")
 		call = self.calls.setdefault(len(self.calls) if index is None else index, {"id": "", "name": "", "arguments": ""})
-		if getattr(fragment, "id", None):
-			call["id"] = fragment.id
-		function = getattr(fragment, "function", None)
+		if field(fragment, "id"):
+			call["id"] = field(fragment, "id")
+		function = field(fragment, "function")
 		if function is not None:
-			if getattr(function, "name", None):
-				call["name"] = function.name
-			if getattr(function, "arguments", None):
-				call["arguments"] += function.arguments
+			if field(function, "name"):
+				call["name"] = field(function, "name")
+			if field(function, "arguments"):
+				call["arguments"] += field(function, "arguments")
 
 	def answer_text(self) -> str:
 		"""The answer as LiteLLM counts its tokens: the text, then each tool call as JSON."""
@@ -389,16 +390,17 @@ class _Assembler:
 		return ModelTurn("".join(self.text), calls, self.usage, self.model, self.finish_reason)
 
 
+def field(obj: Any, name: str) -> Any:
+	"""``obj``'s ``name``, whether ``obj`` is a dict (a chunk as the server sent it) or an object."""
+	return obj.get(name) if isinstance(obj, dict) else getattr(obj, name, None)
+
+
 def read_usage(usage: Any) -> Usage:
 	"""Usage from an OpenAI/LiteLLM usage object or dict; cached tokens from OpenAI's
 	prompt_tokens_details or Anthropic's cache_read_input_tokens."""
-
-	def get(obj: Any, name: str) -> Any:
-		return obj.get(name) if isinstance(obj, dict) else getattr(obj, name, None)
-
-	details = get(usage, "prompt_tokens_details")
-	cached = (get(details, "cached_tokens") if details else None) or get(usage, "cache_read_input_tokens") or 0
-	return Usage(int(get(usage, "prompt_tokens") or 0), int(get(usage, "completion_tokens") or 0), int(cached))
+	details = field(usage, "prompt_tokens_details")
+	cached = (field(details, "cached_tokens") if details else None) or field(usage, "cache_read_input_tokens") or 0
+	return Usage(int(field(usage, "prompt_tokens") or 0), int(field(usage, "completion_tokens") or 0), int(cached))
 
 
 __all__ = [
