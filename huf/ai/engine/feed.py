@@ -22,7 +22,8 @@ from huf.ai.engine import readers
 
 POLL = 0.25  # seconds between cancel checks while the provider is silent or a retry waits
 BACKLOG = 256  # chunks read ahead of the caller at most
-EAGER = 2  # first chunks handed over at once (see _hand)
+EAGER = 2  # first items handed over at once (see _handed_over)
+HANDOVER = 0.005  # seconds the reader waits for the caller to take one of those
 
 
 class Feed:
@@ -81,16 +82,22 @@ class Feed:
 				self.items.put(item, timeout=POLL)
 				self.handed += 1
 				if self.handed <= EAGER:
-					# Give the GIL up now, or this thread keeps it for up to sys.getswitchinterval() (5 ms)
-					# while it parses the next chunks, and the first words show that much later. Later
-					# chunks go in the GIL's own batches: a switch per chunk costs more than it saves (each
-					# is 50-100 µs here). Two: an OpenAI stream's role chunk, then its first words; a third
-					# and fourth switch brought the first words no sooner (benchmarks/model_round.py).
-					time.sleep(0)
+					self._handed_over()
 				return True
 			except queue.Full:
 				continue
 		return False
+
+	def _handed_over(self) -> None:
+		"""Wait until the caller has taken what was just queued (at most ``HANDOVER``). Otherwise this
+		thread keeps the GIL for up to sys.getswitchinterval() (5 ms) while it parses the chunks already
+		read, and the first words show that much later; ``time.sleep(0)`` gave it up, but took it back
+		before the caller's thread was awake about as often as not. Only the first ``EAGER`` items:
+		later ones go in the GIL's own batches, as a switch per chunk costs more than it saves (50-100 µs
+		each here). Two: an OpenAI stream's role chunk, then its first words."""
+		items = self.items
+		with items.not_full:  # get() notifies it
+			items.not_full.wait_for(lambda: not items._qsize() or self.stopped.is_set(), timeout=HANDOVER)
 
 
 def close(stream: Any) -> None:
