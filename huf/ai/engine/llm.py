@@ -32,6 +32,7 @@ the OpenAI SDK's own.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 import re
@@ -302,8 +303,6 @@ def _stream_once(request: LLMRequest, model: str, on_delta: Callable[[str], None
 				raise Cancelled(partial=assembler.turn())
 	finally:
 		feed.stop()
-	if not assembler.usage_seen:
-		assembler.usage = estimated_usage(model, request.messages, assembler.answer_text())
 	turn = assembler.turn()
 	provider = spec.provider or "the provider"
 	if not finished:
@@ -314,6 +313,8 @@ def _stream_once(request: LLMRequest, model: str, on_delta: Callable[[str], None
 		else:
 			message = f"{model} answered with nothing (no text and no tool call). Try again, or pick another model."
 		raise LLMError("empty_response", message, model=model)
+	if not assembler.usage_seen:  # counted only for an answer that is used: a long history takes a while
+		turn = dataclasses.replace(turn, usage=estimated_usage(model, request.messages, assembler.answer_text()))
 	return turn
 
 
