@@ -24,9 +24,9 @@ Usage comes from the provider's final usage chunk (we always ask for it with
 zero.
 
 LiteLLM chooses the route, translates the request, makes the client and maps errors for every
-provider; on the OpenAI route Huf then reads the OpenAI SDK's chunks behind LiteLLM's stream
-wrapper (``chunks.py``), and LiteLLM's logging and pricing work Huf has no use for is switched off
-once per process (``litellm_import.quiet``). ``benchmarks/model_round.py`` holds a round against
+provider; on the OpenAI route Huf then reads the events of the OpenAI SDK's stream behind
+LiteLLM's stream wrapper as the dicts the server sent (``chunks.py``), and LiteLLM's logging and
+pricing work Huf has no use for is switched off once per process (``litellm_import.quiet``). ``benchmarks/model_round.py`` holds a round against
 the OpenAI SDK's own.
 """
 
