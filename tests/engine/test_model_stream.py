@@ -73,6 +73,18 @@ def test_usage_is_estimated_when_the_server_sends_none_also_for_tool_calls(llm):
 	assert turn.usage.input_tokens > 0 and turn.usage.output_tokens > 0
 
 
+def test_the_usage_estimate_is_litellms_own(llm):
+	"""Without usage from the server, the OpenAI route counts what LiteLLM's wrapper counts on a route
+	it still reads (vLLM's)."""
+	turns = {}
+	for provider in ("Local", "vLLM"):
+		llm.script(text("a reasonably long answer with several words", usage=None))
+		spec = ModelSpec(model="scripted-model", provider=provider, api_key="sk-stream", api_base=llm.base_url)
+		turns[provider] = stream_turn(LLMRequest(model=spec, messages=[{"role": "user", "content": "hello there, how are you"}]))
+	assert turns["Local"].model.startswith("openai/") and turns["vLLM"].model.startswith("hosted_vllm/")
+	assert turns["Local"].usage == turns["vLLM"].usage and turns["Local"].usage.output_tokens > 0
+
+
 class _Event:
 	def __init__(self, data: str):
 		self.data, self.event = data, None
