@@ -24,17 +24,8 @@ sys.path.append(str(ROOT))
 
 import frappe  # noqa: E402
 
-
-def ms(seconds: float) -> str:
-	return f"{seconds * 1000:.1f} ms"
-
-
-def spread(values: list[float]) -> str:
-	"""Median, with the middle half and the whole range: this machine is shared, single runs vary."""
-	ordered = sorted(values)
-	quarter = len(ordered) // 4
-	middle = f"{ms(ordered[quarter])}-{ms(ordered[-quarter - 1])}"
-	return f"{ms(statistics.median(ordered)):>9}  (middle half {middle}, range {ms(ordered[0])}-{ms(ordered[-1])})"
+sys.path.insert(0, str(ROOT / "benchmarks"))
+from timing import ms, spread  # noqa: E402,F401 - flow_hops and recovery import spread from here
 
 
 def setup(llm) -> str:

@@ -6,7 +6,8 @@ that writes one chunk a second) holds a call for as long as it likes. ``Feed`` r
 a helper thread and hands chunks over through a small queue; the caller waits for each with the
 call's total deadline and checks for a cancel while the provider is silent. All reading and
 closing of the stream happens in the helper thread; when the caller gives up, ``stop`` also shuts
-the connection's socket down (when it can find it), which wakes a read that is stuck.
+the connection's socket down (when it can find it), which wakes a read that is stuck. The helper is
+a reader thread kept between calls (``readers.py``).
 """
 
 from __future__ import annotations
@@ -17,9 +18,12 @@ import threading
 import time
 from typing import Any, Callable
 
+from huf.ai.engine import readers
+
 POLL = 0.25  # seconds between cancel checks while the provider is silent or a retry waits
 BACKLOG = 256  # chunks read ahead of the caller at most
-EAGER = 4  # first chunks handed over at once (see _hand)
+EAGER = 2  # first items handed over at once (see _handed_over)
+HANDOVER = 0.005  # seconds the reader waits for the caller to take one of those
 
 
 class Feed:
@@ -31,7 +35,7 @@ class Feed:
 		self.stream: Any = None
 		self.reading = True  # False once the stream has ended: its connection may be back in the pool
 		self.handed = 0
-		threading.Thread(target=self._pump, args=(completion, kwargs), name="huf-model-stream", daemon=True).start()
+		readers.run(lambda: self._pump(completion, kwargs))
 
 	def next(self, deadline: float, should_cancel: Callable[[], bool] | None) -> tuple[str, Any]:
 		"""The next ("chunk", chunk), ("end", finished), ("error", exception), or ("timeout", None)
@@ -78,14 +82,22 @@ class Feed:
 				self.items.put(item, timeout=POLL)
 				self.handed += 1
 				if self.handed <= EAGER:
-					# Give the GIL up now, or this thread keeps it for up to sys.getswitchinterval() (5 ms)
-					# while it parses the next chunks, and the first words show that much later. Later
-					# chunks go in the GIL's own batches: a switch per chunk costs more than it saves.
-					time.sleep(0)
+					self._handed_over()
 				return True
 			except queue.Full:
 				continue
 		return False
+
+	def _handed_over(self) -> None:
+		"""Wait until the caller has taken what was just queued (at most ``HANDOVER``). Otherwise this
+		thread keeps the GIL for up to sys.getswitchinterval() (5 ms) while it parses the chunks already
+		read, and the first words show that much later; ``time.sleep(0)`` gave it up, but took it back
+		before the caller's thread was awake about as often as not. Only the first ``EAGER`` items:
+		later ones go in the GIL's own batches, as a switch per chunk costs more than it saves (50-100 µs
+		each here). Two: an OpenAI stream's role chunk, then its first words."""
+		items = self.items
+		with items.not_full:  # get() notifies it
+			items.not_full.wait_for(lambda: not items._qsize() or self.stopped.is_set(), timeout=HANDOVER)
 
 
 def close(stream: Any) -> None:

@@ -19,18 +19,28 @@
   provider's own words are kept in ``cause``.
 
 Usage comes from the provider's final usage chunk (we always ask for it with
-``stream_options.include_usage``). When a server sends none, LiteLLM 1.97 fills in its own token
-estimate, so the numbers are approximate but not zero.
+``stream_options.include_usage``). When a server sends none, LiteLLM's token counter estimates it
+(``chunks.estimated_usage``, what LiteLLM's own stream gave), so the numbers are approximate but not
+zero.
+
+LiteLLM chooses the route, translates the request, makes the client and maps errors for every
+provider; on the OpenAI route Huf then reads the events of the OpenAI SDK's stream behind
+LiteLLM's stream wrapper as the dicts the server sent (``chunks.py``), and LiteLLM's logging and
+pricing work Huf has no use for is switched off once per process (``litellm_import.quiet``). ``benchmarks/model_round.py`` holds a round against
+the OpenAI SDK's own.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import json
 import random
 import re
 import time
 from typing import Any, Callable
 
 from huf.ai.engine import pinned
+from huf.ai.engine.chunks import chunks_of, estimated_usage
 from huf.ai.engine.events import ToolCall, Usage
 from huf.ai.engine.feed import Feed, pause
 from huf.ai.engine.litellm_import import load_litellm
@@ -276,7 +286,7 @@ def _stream_once(request: LLMRequest, model: str, on_delta: Callable[[str], None
 	``on_delta`` (the caller's own, such as a reply over its size limit) passes through unchanged."""
 	spec = request.model
 	assembler = _Assembler(model)
-	feed = Feed(load_litellm().completion, _completion_kwargs(request, model))
+	feed = Feed(_open_stream, _completion_kwargs(request, model))
 	try:
 		while True:
 			kind, item = feed.next(deadline, should_cancel)
@@ -303,7 +313,14 @@ def _stream_once(request: LLMRequest, model: str, on_delta: Callable[[str], None
 		else:
 			message = f"{model} answered with nothing (no text and no tool call). Try again, or pick another model."
 		raise LLMError("empty_response", message, model=model)
+	if not assembler.usage_seen:  # counted only for an answer that is used: a long history takes a while
+		turn = dataclasses.replace(turn, usage=estimated_usage(model, request.messages, assembler.answer_text()))
 	return turn
+
+
+def _open_stream(**kwargs) -> Any:
+	"""LiteLLM's streamed completion, read where its chunks cost least (``chunks.py``)."""
+	return chunks_of(load_litellm().completion(**kwargs))
 
 
 def _too_slow(request: LLMRequest, model: str) -> LLMError:
@@ -324,35 +341,46 @@ class _Assembler:
 		self.text: list[str] = []
 		self.calls: dict[int, dict[str, str]] = {}
 		self.usage = Usage()
+		self.usage_seen = False
 		self.finish_reason: str | None = None
 
 	def add(self, chunk, on_delta: Callable[[str], None]) -> None:
-		usage = getattr(chunk, "usage", None)
+		"""One chunk: an object (LiteLLM's) or the dict the server sent (``chunks.SDKChunks``)."""
+		usage = field(chunk, "usage")
 		if usage:
 			self.usage = read_usage(usage)
-		for choice in getattr(chunk, "choices", None) or []:
-			self.finish_reason = getattr(choice, "finish_reason", None) or self.finish_reason
-			delta = getattr(choice, "delta", None)
+			self.usage_seen = True
+		for choice in field(chunk, "choices") or []:
+			self.finish_reason = field(choice, "finish_reason") or self.finish_reason
+			delta = field(choice, "delta")
 			if delta is None:
 				continue
-			text = getattr(delta, "content", None)
+			text = field(delta, "content")
 			if text:
 				self.text.append(text)
 				on_delta(text)
-			for fragment in getattr(delta, "tool_calls", None) or []:
+			for fragment in field(delta, "tool_calls") or []:
 				self._add_call(fragment)
 
 	def _add_call(self, fragment) -> None:
-		index = getattr(fragment, "index", None)
+		index = field(fragment, "index")
 		call = self.calls.setdefault(len(self.calls) if index is None else index, {"id": "", "name": "", "arguments": ""})
-		if getattr(fragment, "id", None):
-			call["id"] = fragment.id
-		function = getattr(fragment, "function", None)
+		if field(fragment, "id"):
+			call["id"] = field(fragment, "id")
+		function = field(fragment, "function")
 		if function is not None:
-			if getattr(function, "name", None):
-				call["name"] = function.name
-			if getattr(function, "arguments", None):
-				call["arguments"] += function.arguments
+			if field(function, "name"):
+				call["name"] = field(function, "name")
+			if field(function, "arguments"):
+				call["arguments"] += field(function, "arguments")
+
+	def answer_text(self) -> str:
+		"""The answer as LiteLLM counts its tokens: the text, then each tool call as JSON."""
+		calls = (
+			json.dumps({"id": call["id"], "type": "function", "function": {"name": call["name"], "arguments": call["arguments"]}})
+			for call in self.calls.values()
+		)
+		return "".join(self.text) + "".join(calls)
 
 	def turn(self) -> ModelTurn:
 		calls = tuple(
@@ -363,16 +391,17 @@ class _Assembler:
 		return ModelTurn("".join(self.text), calls, self.usage, self.model, self.finish_reason)
 
 
+def field(obj: Any, name: str) -> Any:
+	"""``obj``'s ``name``, whether ``obj`` is a dict (a chunk as the server sent it) or an object."""
+	return obj.get(name) if isinstance(obj, dict) else getattr(obj, name, None)
+
+
 def read_usage(usage: Any) -> Usage:
 	"""Usage from an OpenAI/LiteLLM usage object or dict; cached tokens from OpenAI's
 	prompt_tokens_details or Anthropic's cache_read_input_tokens."""
-
-	def get(obj: Any, name: str) -> Any:
-		return obj.get(name) if isinstance(obj, dict) else getattr(obj, name, None)
-
-	details = get(usage, "prompt_tokens_details")
-	cached = (get(details, "cached_tokens") if details else None) or get(usage, "cache_read_input_tokens") or 0
-	return Usage(int(get(usage, "prompt_tokens") or 0), int(get(usage, "completion_tokens") or 0), int(cached))
+	details = field(usage, "prompt_tokens_details")
+	cached = (field(details, "cached_tokens") if details else None) or field(usage, "cache_read_input_tokens") or 0
+	return Usage(int(field(usage, "prompt_tokens") or 0), int(field(usage, "completion_tokens") or 0), int(cached))
 
 
 __all__ = [
