@@ -26,14 +26,32 @@ MAX_JOBS = 1000
 
 
 def warm() -> None:
+	import huf.ai.runs  # noqa: F401 - Frappe's document and query modules come with it
+	import_run_path()
 	from huf.ai.engine.llm import preload
 
+	# Imports first, the warm-up completion last: an import that registers a class with an abstract
+	# base (``collections.abc``, ``numbers``) empties every negative subclass cache the completion
+	# filled, and the OpenAI SDK's "is this field a model?" check over all pydantic models then costs
+	# each forked job 50-90 ms again.
 	preload()
-	import huf.ai.runs  # noqa: F401 - Frappe's document and query modules come with it
 
 	if frappe._tune_gc:
 		gc.collect()
 		gc.freeze()
+
+
+# What a run's job imports on its way that ``huf.ai.runs`` does not: each is 5-80 ms in every forked
+# job otherwise (psutil: the in-flight entry's process start time; the others: Frappe's job hooks, a
+# controller read on every run).
+RUN_PATH_MODULES = ("psutil", "frappe.recorder", "frappe.monitor", "huf.huf.doctype.agent_settings.agent_settings", "huf.ai.executor")
+
+
+def import_run_path() -> None:
+	import importlib
+
+	for module in RUN_PATH_MODULES:
+		importlib.import_module(module)
 
 
 def start(queue: str, burst: bool = False, max_jobs: int = MAX_JOBS) -> None:
