@@ -33,6 +33,7 @@ def test_every_kind_of_run_is_recorded_the_same_way_with_its_kind(site, llm):
 		text("done", usage=(10, 2, 0)),
 		text("A title", usage=(3, 2, 0)),  # the title job, called below
 		text("triggered", usage=(4, 1, 0)),
+		text("again", usage=(4, 1, 0)),
 	)
 	runs_before = frappe.db.get_value("Agent", agent, "total_run")
 	chat = run_agent_sync(agent, "do it", now=True)
@@ -51,9 +52,12 @@ def test_every_kind_of_run_is_recorded_the_same_way_with_its_kind(site, llm):
 		assert run.started_at and run.ended_at and run.duration_seconds >= 0, (kind, run)
 		assert statuses(run.name)[-1] == "Success", (kind, statuses(run.name))  # its watchers heard it end
 	assert runs["sub-agent"].agent == helper and runs["title"].agent == agent
-	assert statuses(chat["run"]) == ["Queued", "Started", "Success"]
+	# an inline run in a conversation made for it is never queued: it starts at once (runs.queue_run)
+	assert statuses(chat["run"]) == ["Started", "Success"]
+	again = run_agent_sync(agent, "again", conversation_id=chat["conversation"], now=True)
+	assert statuses(again["run"]) == ["Queued", "Started", "Success"]
 	# chat and trigger runs are the agent's own runs; naming its conversation is not
-	assert frappe.db.get_value("Agent", agent, "total_run") == runs_before + 2
+	assert frappe.db.get_value("Agent", agent, "total_run") == runs_before + 3
 
 
 def test_the_sub_agents_answer_is_what_the_asking_model_reads(site, llm):
