@@ -8,8 +8,10 @@ no other worker serving the bench's queues:
    job) and with ``bench huf-worker`` (no fork): queue -> started (the Agent Run's ``creation`` to its
    ``started_at``, both written by the database clock's caller) and queue -> Success (seen by polling).
 2. The first inline run (``now=1``) over HTTP of a freshly started gunicorn (one web worker, started
-   anew for each sample; its readiness ping does not load LiteLLM), serving Frappe's own app module
-   and ``huf.wsgi``, both with ``--preload`` as ``bench setup supervisor`` writes it.
+   anew for each sample), serving Frappe's own app module and ``huf.wsgi``, both with ``--preload``
+   as ``bench setup supervisor`` writes it. The readiness ping is the worker's first request: under
+   ``frappe.app`` it starts Huf's warm-up in a background thread (``huf.ai.worker.warm_in_background``),
+   so the stock worker's first run is timed right after it and ``--web-after`` seconds later.
 """
 
 from __future__ import annotations
@@ -82,7 +84,9 @@ def background(site: str, llm, command: str, runs: int) -> None:
 		workers.stop()
 
 
-def web_first_run(site: str, llm, module: str, starts: int) -> None:
+def web_first_run(site: str, llm, module: str, starts: int, after: float = 0.0) -> None:
+	"""``after``: seconds between the readiness ping (the worker's first request) and the first run,
+	as a person opening the chat page and typing; 0 sends the run at once."""
 	from tests.site.conftest import Web
 
 	name = agent(llm)
@@ -91,6 +95,7 @@ def web_first_run(site: str, llm, module: str, starts: int) -> None:
 		web = Web(site, workers=1, threads=1, app=WEB_APPS[module], preload=True)
 		try:
 			headers = web.token_headers("Administrator")
+			time.sleep(after)
 			for timings in (first, second):
 				clock = time.perf_counter()
 				response = web.post(
@@ -115,6 +120,7 @@ def main() -> None:
 	parser.add_argument("--web-starts", type=int, default=5)
 	parser.add_argument("--workers", default="huf-worker,worker", help="which worker commands, comma separated")
 	parser.add_argument("--web", default="huf.wsgi,frappe.app", help="which app modules, comma separated")
+	parser.add_argument("--web-after", type=float, default=10.0, help="seconds from a stock worker's first request to its first run")
 	args = parser.parse_args()
 	frappe.init(site=args.site, sites_path=os.getcwd())
 	frappe.connect()
@@ -128,8 +134,10 @@ def main() -> None:
 				print(f"background runs through `bench {command}`, {args.runs} runs one after the other:")
 				background(args.site, llm, command, args.runs)
 			for module in filter(None, args.web.split(",")):
-				print(f"a fresh gunicorn (--preload, 1 worker) serving {module}, {args.web_starts} starts:")
-				web_first_run(args.site, llm, module, args.web_starts)
+				for after in (0.0, args.web_after) if module == "frappe.app" else (0.0,):
+					when = f"{after:g} s after" if after else "right after"
+					print(f"a fresh gunicorn (--preload, 1 worker) serving {module}, first run {when} its first request, {args.web_starts} starts:")
+					web_first_run(args.site, llm, module, args.web_starts, after)
 	finally:
 		frappe.db.rollback()
 		frappe.destroy()

@@ -77,3 +77,7 @@ page_renderer = ["huf.ai.stream.StreamRenderer"]
 
 # A refusal that says how long to wait (huf/ai/rate_limits.py) puts it in the answer's Retry-After.
 after_request = ["huf.ai.rate_limits.add_retry_after"]
+
+# A web worker's first request of any kind starts its warm-up in a background thread (LiteLLM and
+# Huf's run path, huf/ai/worker.py), so its first agent run does not wait seconds for the import.
+before_request = ["huf.ai.worker.warm_in_background"]

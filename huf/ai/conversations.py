@@ -46,8 +46,10 @@ def caller_channel(channel_id: str | None, external_id: str | None) -> tuple[str
 
 def resolve_conversation(
 	agent: str, user: str, conversation_id: str | None, channel_id: str | None, external_id: str | None, persist: bool
-) -> str:
-	"""The conversation a new run belongs to, created when needed.
+) -> tuple[str, bool]:
+	"""The conversation a new run belongs to, created when needed, and whether it was created here:
+	then it has no messages yet and the run being queued is its first (``last_run_sequence`` is
+	already 1, so the caller takes no number from the counter).
 
 	An explicit ``conversation_id`` must be the caller's own (nobody posts into another person's
 	conversation, managers included) and of the same agent. Otherwise the caller's active
@@ -62,18 +64,18 @@ def resolve_conversation(
 			frappe.throw(_("Conversation {0} belongs to another agent.").format(conversation_id))
 		if row.user != user:
 			frappe.throw(_("This conversation belongs to someone else."), frappe.PermissionError)
-		return conversation_id
+		return conversation_id, False
 	channel = channel_id or "api"
 	if user == "Guest" or not persist:
-		return new_conversation_for(agent, user, channel, external_id)
+		return _create(agent, user, channel, external_id, session=None, runs=1), True
 	session = session_id(agent, channel, user, external_id)
 	existing = _session_conversation(agent, user, session, active_only=True)
 	if existing:
-		return existing
+		return existing, False
 	try:
-		return _create(agent, user, channel, external_id, session)
+		return _create(agent, user, channel, external_id, session, runs=1), True
 	except frappe.DuplicateEntryError:  # created by a concurrent request of the same caller
-		return _session_conversation(agent, user, session)
+		return _session_conversation(agent, user, session), False
 
 
 def _session_conversation(agent: str, user: str, session: str, active_only: bool = False) -> str | None:
@@ -90,7 +92,8 @@ def new_conversation_for(agent: str, user: str, channel: str, external_id: str |
 	return _create(agent, user, channel, external_id, session=None)
 
 
-def _create(agent: str, user: str, channel: str, external_id: str | None, session: str | None) -> str:
+def _create(agent: str, user: str, channel: str, external_id: str | None, session: str | None, runs: int = 0) -> str:
+	"""``runs``: run numbers already taken (1: the run its caller is queueing)."""
 	return insert_row(
 		"Agent Conversation",
 		{
@@ -103,7 +106,7 @@ def _create(agent: str, user: str, channel: str, external_id: str | None, sessio
 			"is_active": 1,
 			"total_messages": 0,
 			"last_message_sequence": 0,
-			"last_run_sequence": 0,
+			"last_run_sequence": runs,
 		},
 	)
 

@@ -12,6 +12,7 @@ import json
 
 import frappe
 from frappe import _
+from pymysql.err import MySQLError
 
 from huf.ai import event_log, lifecycle, resume, run_setup, titles
 from huf.ai.attachments import image_bytes
@@ -56,9 +57,12 @@ def execute(row, run: lifecycle.Run, on_start=None) -> dict:
 		files = json.loads(row.attachments) if row.attachments else []
 		content = user_content(with_attachments(row.prompt, files), image_bytes(files))
 		paused = resume.going_on(run.name) if row.turns or row.get("interrupted_at") else None
+		new = bool(row.get("new_conversation"))  # made for this run (runs.queue_run): no history, no numbers taken
+		recorder.own_numbers = new
 		prepared = run_setup.prepare_run(
-			agent, run.conversation, content, ctx, query=row.prompt, history_before=paused.first_sequence if paused else 0
-		)
+			agent, run.conversation, content, ctx, with_history=not new, query=row.prompt,
+			history_before=paused.first_sequence if paused else 0,
+		)  # fmt: skip
 		recorder.effects = {tool.name: tool.effect for tool in prepared.tools}
 		if paused:
 			prepared.request.messages.extend(paused.messages)
@@ -72,14 +76,19 @@ def execute(row, run: lifecycle.Run, on_start=None) -> dict:
 		result.usage += prepared.summary_usage + (paused.usage if paused else Usage())
 		result.cost += prepared.summary_cost + (paused.cost if paused else 0.0)
 	except Exception as error:  # noqa: BLE001 - Huf's own failure (configuration, database): a Failed run
-		frappe.db.rollback()
+		if recorder.has_committed or not row.get("new_conversation") or isinstance(error, MySQLError):
+			frappe.db.rollback()
+			recorder.sync(committed_only=True)
+		# else: a new conversation's first run failed in its setup, before its first commit: nothing of it
+		# is committed yet, and what its transaction holds (the conversation, the run) is kept as Failed
 		return lifecycle.fail(run, describe(error), "setup")
 	finally:
 		if prepared is not None:
 			prepared.close()  # the run's MCP sessions: a paused run opens new ones when it goes on
 	if result.status == "paused":
+		recorder.sync()
 		return lifecycle.pause(run, result)
-	status = lifecycle.finish(run, result)
+	status = lifecycle.finish(run, result, recorder.counts())
 	if result.status == "success":
 		titles.after_run(run)
 	return status

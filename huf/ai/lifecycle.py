@@ -29,7 +29,7 @@ from frappe.utils import now_datetime, time_diff_in_seconds
 
 from huf.ai import event_log, inflight
 from huf.ai.engine.loop import LoopResult
-from huf.ai.rows import commit, insert_row, update_row, update_where
+from huf.ai.rows import column_value, commit, insert_row, update_row, update_where
 
 # run_kind (Agent Run's options): how the run started; the last three are for flow steps (huf-reference).
 KINDS = ("chat", "trigger", "sub-agent", "title", "agent", "tool", "orchestrator")
@@ -109,14 +109,16 @@ def start_next(conversation: str, fields: list[str], known=None) -> tuple[dict, 
 	return row, run
 
 
-def finish(run: Run, result: LoopResult, **fields) -> dict:
+def finish(run: Run, result: LoopResult, messages: tuple[int, int] = (0, 0), **fields) -> dict:
 	"""End the run as the loop ended it: answer, tokens, cost, turns, error; committed, then the final
-	status event. Returns the run's status (as ``status_of`` would read it)."""
+	status event. Returns the run's status (as ``status_of`` would read it). ``messages``: (last
+	number, how many) of the run's messages its conversation's counter does not count yet
+	(``Recorder.counts``)."""
 	status = {"success": "Success", "cancelled": "Cancelled"}.get(result.status, "Failed")
 	values = {**spent(result), **fields}
 	if result.error:
 		values.update(error_message=result.error.message, error_kind=result.error.kind)
-	return _end(run, status, values)
+	return _end(run, status, values, messages)
 
 
 def pause(run: Run, result: LoopResult) -> dict:
@@ -148,15 +150,12 @@ def fail(run: Run, message: str, kind: str) -> dict:
 	return _end(run, "Failed", {"error_message": message, "error_kind": kind})
 
 
-def _end(run: Run, status: str, values: dict) -> dict:
+def _end(run: Run, status: str, values: dict, messages: tuple[int, int] = (0, 0)) -> dict:
 	ended = now_datetime()
 	values = {"status": status, "ended_at": ended, **values}
 	if run.started:
 		values["duration_seconds"] = time_diff_in_seconds(ended, run.started)
-	update_row("Agent Run", run.name, values)
-	if run.kind not in UNCOUNTED_KINDS:
-		# atomic: concurrent runs of one agent never lose a count
-		frappe.db.sql("update `tabAgent` set total_run = total_run + 1, last_run = %s where name = %s", (ended, run.agent))
+	_update_ending(run, values, ended, messages)
 	publish_status(run, status, error=values.get("error_message"))
 	commit()
 	return {
@@ -169,6 +168,30 @@ def _end(run: Run, status: str, values: dict) -> dict:
 		"total_tokens": values.get("total_tokens", 0),
 		"total_cost": values.get("total_cost", 0.0),
 	}
+
+
+def _update_ending(run: Run, values: dict, ended: datetime, messages: tuple[int, int]) -> None:
+	"""The run's last values, the agent's run count and the conversation's message counter in one
+	UPDATE (left joins: a deleted agent or conversation leaves the run's row still updated). The
+	counts are atomic: concurrent runs of one agent never lose one."""
+	joins, join_values = [], []
+	sets = [f"r.`{field}` = %s" for field in values] + ["r.`modified` = %s"]
+	set_values = [*(column_value(value) for value in values.values()), ended]
+	if run.kind not in UNCOUNTED_KINDS:
+		joins.append("left join `tabAgent` a on a.name = %s")
+		join_values.append(run.agent)
+		sets += ["a.total_run = a.total_run + 1", "a.last_run = %s"]
+		set_values.append(ended)
+	last, count = messages
+	if count and run.conversation:
+		joins.append("left join `tabAgent Conversation` c on c.name = %s")
+		join_values.append(run.conversation)
+		sets += ["c.last_message_sequence = greatest(c.last_message_sequence, %s)", "c.total_messages = c.total_messages + %s"]
+		set_values += [last, count]
+	frappe.db.sql(
+		f"update `tabAgent Run` r {' '.join(joins)} set {', '.join(sets)} where r.name = %s",
+		[*join_values, *set_values, run.name],
+	)
 
 
 def end(run: Run, message: str, kind: str) -> dict:

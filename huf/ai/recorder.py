@@ -26,7 +26,7 @@ import frappe
 from huf.ai.engine.effects import DATABASE, ONCE
 from huf.ai.engine.events import AssistantEvent, ErrorEvent, Event, ToolApprovalEvent, ToolCall, ToolCallEvent, ToolResultEvent
 from huf.ai.rows import commit as commit_transaction
-from huf.ai.rows import insert_rows, new_name, next_sequence, update_rows
+from huf.ai.rows import counted_messages, insert_rows, new_name, next_sequence, update_rows
 
 # What a later write changes on an Agent Tool Call row that is already in the database.
 RESULT_COLUMNS = ("status", "tool_result", "error_message", "duration_ms")
@@ -45,6 +45,13 @@ class Recorder:
 	waiting: int = 0  # tool calls of the current round still without a result
 	known: dict[str, str] = field(default_factory=dict)  # call id -> Agent Tool Call already written (a paused round)
 	effects: Mapping[str, str] = field(default_factory=dict)  # tool name -> effect; a tool not named here: DATABASE
+	# Message numbers: the first flush takes them from the conversation's counter; later ones number on
+	# from ``numbered`` and the counter catches up when the run ends (``counts``) or stops (``sync``).
+	numbered: int = 0  # the last number this recorder gave
+	uncounted: int = 0  # messages numbered here that the conversation's counter does not count yet
+	committed: tuple[int, int] = (0, 0)  # (numbered, uncounted) at the recorder's last commit
+	own_numbers: bool = False  # a conversation made for this run: its numbers start at 1, none taken yet
+	has_committed: bool = False
 
 	def __call__(self, event: Event) -> None:
 		handler = HANDLERS.get(event.type)
@@ -74,7 +81,12 @@ class Recorder:
 	def flush(self, commit: bool = False) -> None:
 		"""Write what is waiting: the messages (numbered with one counter update) and the tool calls."""
 		if self.messages:
-			first = next_sequence(self.conversation, "last_message_sequence", len(self.messages))
+			if self.numbered or self.own_numbers:  # the conversation's lock is held: nobody else numbers its messages
+				first = self.numbered + 1
+				self.uncounted += len(self.messages)
+			else:
+				first = next_sequence(self.conversation, "last_message_sequence", len(self.messages))
+			self.numbered = first + len(self.messages) - 1
 			for number, row in enumerate(self.messages):
 				row["sequence"] = first + number
 			insert_rows("Agent Message", self.messages)
@@ -85,6 +97,21 @@ class Recorder:
 		self.messages, self.tool_calls = [], {}
 		if commit:
 			commit_transaction()
+			self.committed, self.has_committed = (self.numbered, self.uncounted), True
+
+	def counts(self) -> tuple[int, int]:
+		"""(last number, how many) of the messages the counter does not count yet, for the statement
+		that ends the run (``lifecycle.finish``); they are counted from then on."""
+		pending = (self.numbered, self.uncounted)
+		self.uncounted, self.committed = 0, (self.numbered, 0)
+		return pending
+
+	def sync(self, committed_only: bool = False) -> None:
+		"""Bring the counter up to date where the run does not end through ``finish`` (a pause), or
+		after a rollback (``committed_only``: what the last commit kept)."""
+		last, count = self.committed if committed_only else (self.numbered, self.uncounted)
+		counted_messages(self.conversation, last, count)
+		self.numbered, self.uncounted, self.committed = last, 0, (last, 0)
 
 	def effect(self, call: ToolCall) -> str:
 		return self.effects.get(call.name, DATABASE)

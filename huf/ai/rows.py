@@ -72,7 +72,7 @@ def update_row(doctype: str, name: str, values: dict) -> None:
 	values = {**values, "modified": now_datetime()}
 	frappe.db.sql(
 		f"update `tab{doctype}` set {', '.join(f'`{field}` = %s' for field in values)} where name = %s",
-		[*(_column_value(value) for value in values.values()), name],
+		[*(column_value(value) for value in values.values()), name],
 	)
 
 
@@ -89,27 +89,50 @@ def update_rows(doctype: str, rows: list[dict], columns: tuple[str, ...]) -> Non
 		field = meta.get_field(column)
 		cases.append(f"`{column}` = case name {' '.join(['when %s then %s'] * len(rows))} end")
 		for row in rows:
-			values += [row["name"], _column_value(_cast(field, row.get(column)))]
+			values += [row["name"], column_value(_cast(field, row.get(column)))]
 	frappe.db.sql(
 		f"update `tab{doctype}` set {', '.join(cases)}, `modified` = %s where name in ({', '.join(['%s'] * len(names))})",
 		[*values, now_datetime(), *names],
 	)
 
 
-def _column_value(value):
+def column_value(value):
+	"""A value as a column takes it (dicts and lists as JSON)."""
 	return json.dumps(value, default=str) if isinstance(value, dict | list) else value
 
 
 def next_sequence(conversation: str, field: str, count: int = 1) -> int:
 	"""Atomically take the next ``count`` numbers of a per-conversation counter (row lock, never
-	MAX()+1); returns the first of them."""
-	extra = f", `total_messages` = `total_messages` + {int(count)}" if field == "last_message_sequence" else ""
-	frappe.db.sql(
-		f"update `tabAgent Conversation` set `{field}` = LAST_INSERT_ID(`{field}` + {int(count)}){extra} where name = %s",
-		conversation,
-	)
+	MAX()+1); returns the first of them.
+
+	Message numbers: a run's recorder takes its first with this and numbers its later messages itself
+	(it holds the conversation's lock, the only writer of its messages), and the counter catches up
+	when the run ends (``lifecycle``). A run whose worker died leaves the counter behind its last
+	message, so the number taken here is never below the conversation's last message either."""
+	if field == "last_message_sequence":
+		last = "greatest(`last_message_sequence`, (select coalesce(max(sequence), 0) from `tabAgent Message` where conversation = %(c)s))"
+		frappe.db.sql(
+			f"update `tabAgent Conversation` set `last_message_sequence` = LAST_INSERT_ID({last} + {int(count)}),"
+			f" `total_messages` = `total_messages` + {int(count)} where name = %(c)s",
+			{"c": conversation},
+		)
+	else:
+		frappe.db.sql(
+			f"update `tabAgent Conversation` set `{field}` = LAST_INSERT_ID(`{field}` + {int(count)}) where name = %s", conversation
+		)
 	# MariaDB returns LAST_INSERT_ID(expr) with the UPDATE's result: no second round trip
 	return int(frappe.db._cursor.lastrowid) - count + 1
+
+
+def counted_messages(conversation: str, last: int, count: int) -> None:
+	"""The conversation's message counter up to ``last`` and its total up by ``count`` (messages a run
+	numbered itself), where no ending statement carries them (``lifecycle`` folds them into its own)."""
+	if count:
+		frappe.db.sql(
+			"update `tabAgent Conversation` set `last_message_sequence` = greatest(`last_message_sequence`, %s),"
+			" `total_messages` = `total_messages` + %s where name = %s",
+			(last, count, conversation),
+		)
 
 
 def commit() -> None:

@@ -66,28 +66,36 @@ def queue_run(
 	check_guest_run()  # guests: a run rate limit per address (429)
 	models.check_provider(agent.model)  # a provider without a key fails here, before any row is written
 	files = read_attachments(agent, parse_names(attachments), user) + list(checked_files or [])
-	conversation = resolve_conversation(
+	conversation, new = resolve_conversation(
 		agent.name, user, conversation_id, channel_id, external_id, bool(agent.persist_conversation)
 	)
-	attachments, sequence = json.dumps(files) if files else None, next_sequence(conversation, "last_run_sequence")
+	inline = user != "Guest" and bool(now or agent.run_immediately)  # guests never hold a web worker
+	# A conversation made just now for an inline run: nobody knows it yet, so nothing can be queued
+	# before its first run and no drainer can be waiting for it. The run starts here, without a commit
+	# before it or a claim (its first commit comes with the person's message, in the executor).
+	starting = inline and new
+	attachments, sequence = json.dumps(files) if files else None, 1 if new else next_sequence(conversation, "last_run_sequence")
 	run = lifecycle.create(
 		"trigger" if trigger else "chat",
 		agent,
 		user,
 		prompt,
 		conversation,
+		status="Started" if starting else "Queued",
 		channel=channel_id or "api",
 		trigger=trigger,
 		triggered_by=triggered_by,
 		attachments=attachments,
 		sequence=sequence,
 	)
-	if user != "Guest" and (now or agent.run_immediately):  # guests never hold a web worker
-		commit()  # visible to the drainer that may run it, and the conversation's row lock let go
+	if inline:
 		known = frappe._dict(
 			name=run.name, agent=agent.name, conversation=conversation, user=user, prompt=prompt,
-			attachments=attachments, run_kind=run.kind, sequence=sequence,
+			attachments=attachments, run_kind=run.kind, sequence=sequence, new_conversation=new,
 		)  # its row as the drainer would read it (executor.QUEUED_FIELDS)
+		if starting:
+			return drain(conversation, until=run.name, wait=INLINE_LOCK_WAIT, started=(known, run)) or lifecycle.status_of(run.name)
+		commit()  # visible to the drainer that may run it, and the conversation's row lock let go
 		return drain(conversation, until=run.name, wait=INLINE_LOCK_WAIT, known=known) or lifecycle.status_of(run.name)
 	wake(conversation)
 	return {"run": run.name, "conversation": conversation, "status": "Queued"}
@@ -114,11 +122,12 @@ def drain_conversation(conversation: str, until: str | None = None, wait: float 
 	drain(conversation, until, wait)
 
 
-def drain(conversation: str, until: str | None = None, wait: float = 0, known=None) -> dict | None:
+def drain(conversation: str, until: str | None = None, wait: float = 0, known=None, started=None) -> dict | None:
 	"""Execute the conversation's Queued runs in order while holding its lock. ``until`` stops after
 	that run (inline runs) and returns its final status (None if someone else ran it); an inline run
 	waits up to ``wait`` seconds for the lock. ``known``: the row (executor.QUEUED_FIELDS) of a run
-	the caller has just queued, so it is not read again.
+	the caller has just queued, so it is not read again. ``started``: (row, Run) of the first run of
+	a conversation the caller has just made, written as Started: it runs first, without a claim.
 
 	A background drainer that finds the lock held marks the conversation as waiting before it gives
 	up; the holder looks at the queue again after it lets go only when that mark is there, so a run
@@ -134,12 +143,14 @@ def drain(conversation: str, until: str | None = None, wait: float = 0, known=No
 	try:
 		frappe.cache.delete(waiting_key(conversation))
 		with heartbeat(lock) as beat, inflight.held("conversation", conversation, lock, beat):
-			while claimed := lifecycle.start_next(conversation, executor.QUEUED_FIELDS, known):
+			claimed = started or lifecycle.start_next(conversation, executor.QUEUED_FIELDS, known)
+			while claimed:
 				row, run = claimed
 				done = executor.execute(row, run, on_start=beat.start_run)
 				if row.name == until:
 					status = done
 					break
+				claimed = lifecycle.start_next(conversation, executor.QUEUED_FIELDS, known)
 	finally:
 		if frappe.session.user != original_user:
 			frappe.set_user(original_user)

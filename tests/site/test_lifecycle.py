@@ -33,6 +33,7 @@ def test_every_kind_of_run_is_recorded_the_same_way_with_its_kind(site, llm):
 		text("done", usage=(10, 2, 0)),
 		text("A title", usage=(3, 2, 0)),  # the title job, called below
 		text("triggered", usage=(4, 1, 0)),
+		text("again", usage=(4, 1, 0)),
 	)
 	runs_before = frappe.db.get_value("Agent", agent, "total_run")
 	chat = run_agent_sync(agent, "do it", now=True)
@@ -51,9 +52,12 @@ def test_every_kind_of_run_is_recorded_the_same_way_with_its_kind(site, llm):
 		assert run.started_at and run.ended_at and run.duration_seconds >= 0, (kind, run)
 		assert statuses(run.name)[-1] == "Success", (kind, statuses(run.name))  # its watchers heard it end
 	assert runs["sub-agent"].agent == helper and runs["title"].agent == agent
-	assert statuses(chat["run"]) == ["Queued", "Started", "Success"]
+	# an inline run in a conversation made for it is never queued: it starts at once (runs.queue_run)
+	assert statuses(chat["run"]) == ["Started", "Success"]
+	again = run_agent_sync(agent, "again", conversation_id=chat["conversation"], now=True)
+	assert statuses(again["run"]) == ["Queued", "Started", "Success"]
 	# chat and trigger runs are the agent's own runs; naming its conversation is not
-	assert frappe.db.get_value("Agent", agent, "total_run") == runs_before + 2
+	assert frappe.db.get_value("Agent", agent, "total_run") == runs_before + 3
 
 
 def test_the_sub_agents_answer_is_what_the_asking_model_reads(site, llm):
@@ -94,10 +98,81 @@ def test_a_three_tool_run_writes_its_rows_in_few_statements(site, llm, monkeypat
 	assert result["status"] == "Success", result
 	assert frappe.db.count("Agent Tool Call", {"agent_run": result["run"], "status": "Success"}) == 3
 	# 64 before a round's rows were batched (and the tools' own 7); 31 before commits skipped Frappe's
-	# START TRANSACTION, prices were cached in the process and the queue check became the claim.
-	# With the tools' own 5 in benchmarks/site_run.py that is 29 for the whole run (here the tools
-	# look up two DocTypes' metadata too).
-	assert counts["huf"] <= 24, counts
+	# START TRANSACTION, prices were cached in the process and the queue check became the claim; 24
+	# before a new conversation's first run started without a commit and a claim, read no history, and
+	# a run numbered its own messages. With the tools' own 4 in benchmarks/site_run.py that is 19 for
+	# the whole run (here the tools look up two DocTypes' metadata too).
+	assert counts["huf"] <= 15, counts
+
+	# The same conversation's next run: the run's number, the commit that lets a drainer see it, the
+	# claim, the history and the first message number come back (5 more).
+	llm.script(
+		tool_calls([("c1", "sql_get_todos", json.dumps({"limit": 5}))]),
+		tool_calls([("c2", "sql_create_todo", json.dumps({"data": {"description": "again"}})), ("c3", "sql_get_todo", json.dumps({"name": todo}))]),
+		text("Done."),
+	)
+	with counted_statements(monkeypatch) as counts:
+		result = run_agent_sync(agent, "three tools again", channel_id="sql-counted", now=True)
+	assert result["status"] == "Success", result
+	assert counts["huf"] <= 20, counts
+
+
+def numbers(conversation: str) -> tuple[list[int], dict]:
+	sequences = frappe.get_all("Agent Message", filters={"conversation": conversation}, pluck="sequence", order_by="sequence asc")
+	counter = frappe.db.get_value("Agent Conversation", conversation, ["last_message_sequence", "total_messages"], as_dict=True)
+	return sequences, counter
+
+
+def test_a_run_numbers_its_own_messages_and_the_counter_catches_up_when_it_ends(site, llm):
+	"""After its first message a run numbers the rest itself (it holds the conversation's lock); the
+	conversation's counter and total are brought up to date by the statement that ends the run."""
+	fixtures.tool("numbers_get_todos", "Get List", "ToDo")
+	agent = fixtures.agent(llm, name="Numbers Agent", tools=("numbers_get_todos",), context_strategy="FIFO")
+	for _ in range(2):
+		llm.script(
+			tool_calls([("c1", "numbers_get_todos", json.dumps({"limit": 1}))]),
+			tool_calls([("c2", "numbers_get_todos", json.dumps({"limit": 2}))]),
+			text("Done."),
+		)
+		result = run_agent_sync(agent, "count", channel_id="numbers", now=True)
+		assert result["status"] == "Success", result
+	sequences, counter = numbers(result["conversation"])
+	assert sequences == list(range(1, 13)), sequences  # 6 per run: the person, 2 x (call + result), the answer
+	assert (counter.last_message_sequence, counter.total_messages) == (12, 12), counter
+
+
+def test_a_counter_left_behind_by_a_dead_worker_never_hands_out_a_taken_number(site, llm):
+	"""A worker that died mid-run committed rounds the counter does not count yet: the next number
+	taken is after the conversation's last message all the same."""
+	agent = fixtures.agent(llm, name="Lagging Counter Agent")
+	llm.respond_with(lambda body: text("ok"))
+	first = run_agent_sync(agent, "one", channel_id="lagging", now=True)
+	frappe.db.set_value("Agent Conversation", first["conversation"], "last_message_sequence", 0, update_modified=False)
+	frappe.db.commit()
+	second = run_agent_sync(agent, "two", channel_id="lagging", now=True)
+	assert second["status"] == "Success", second
+	sequences, counter = numbers(first["conversation"])
+	assert sequences == [1, 2, 3, 4], sequences
+	assert counter.last_message_sequence == 4, counter
+
+
+def test_a_new_conversations_first_run_that_fails_before_its_first_commit_is_still_recorded(site, llm, monkeypatch):
+	"""Such a run starts without a commit (runs.queue_run): a failure in its setup keeps the
+	conversation and the run, Failed with the reason, instead of rolling them back."""
+	from huf.ai import executor
+
+	agent = fixtures.agent(llm, name="Setup Fails Agent")
+
+	def broken(*args, **kwargs):
+		frappe.throw("The setup broke.")
+
+	monkeypatch.setattr(executor.run_setup, "prepare_run", broken)
+	result = run_agent_sync(agent, "hello", channel_id=f"setup-fails-{frappe.generate_hash(length=6)}", now=True)
+	assert result["status"] == "Failed" and result["error_kind"] == "setup", result
+	frappe.db.rollback()
+	run = frappe.db.get_value("Agent Run", result["run"], ["status", "error_message", "conversation"], as_dict=True)
+	assert run and run.status == "Failed" and "setup broke" in run.error_message, run
+	assert frappe.db.exists("Agent Conversation", run.conversation)
 
 
 def test_a_models_prices_are_read_from_the_table_once_per_process(site, llm, monkeypatch):

@@ -249,9 +249,9 @@ def test_end_cancels_the_run_and_lets_the_conversations_next_run_go(site, llm, w
 
 def test_a_round_that_acts_outside_commits_before_and_after_only_what_it_must(site, llm, server, monkeypatch):
 	"""What knowing what may have acted costs, in Huf's own SQL statements per round: a round of a
-	tool safe to repeat commits its assistant message first (3 more: the message's number, its
-	INSERT, the commit); one that may act only once also commits its Started row before the call
-	(2 more). A round of database tools stays as it was (tests/site/test_lifecycle.py guards it)."""
+	tool safe to repeat commits its assistant message first (2 more: its INSERT and the commit; its
+	number is the run's own, recorder.py); one that may act only once also commits its Started row
+	before the call (2 more). A round of database tools stays as it was (tests/site/test_lifecycle.py guards it)."""
 	fixtures.tool("sql_list_todos", "Get List", "ToDo")
 	fixtures.tool("sql_lookup", "GET", None, base_url=server.url(""), tool_type="HTTP Requests")
 	fixtures.tool("sql_send", "POST", None, base_url=server.url(""), tool_type="HTTP Requests", effect="Ask before repeating")
@@ -266,5 +266,5 @@ def test_a_round_that_acts_outside_commits_before_and_after_only_what_it_must(si
 		return counts["huf"]
 
 	database = huf_statements("sql_list_todos", {"limit": 1})
-	assert huf_statements("sql_lookup", {"url": "/echo"}) - database == 3
-	assert huf_statements("sql_send", {"url": "/echo", "body": {}}) - database == 5
+	assert huf_statements("sql_lookup", {"url": "/echo"}) - database == 2
+	assert huf_statements("sql_send", {"url": "/echo", "body": {}}) - database == 4

@@ -280,11 +280,14 @@ def test_run_status_events_go_to_the_conversations_owner_only(site, llm):
 
 	owner = make_user("owner@huf.test", ["Huf User"])
 	agent = fixtures.agent(llm, name="Realtime Agent")
-	llm.script(text("hi"))
+	llm.script(text("hi"), text("hi again"))
+	with as_user(owner):  # the conversation's first inline run is never Queued (runs.queue_run): the second is
+		run_agent_sync(agent, "hello", now=True)
+		frappe.db.commit()
 	pubsub = get_redis_connection_without_auth().pubsub()
 	pubsub.subscribe("events")
 	with as_user(owner):
-		result = run_agent_sync(agent, "hello", now=True)
+		result = run_agent_sync(agent, "hello again", now=True)
 		frappe.db.commit()
 	seen = []
 	while message := pubsub.get_message(timeout=1.0):

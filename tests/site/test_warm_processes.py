@@ -57,3 +57,36 @@ def test_web_workers_served_by_huf_wsgi_start_with_litellm_imported(site, llm):
 	finally:
 		web.stop()
 		frappe.db.rollback()
+
+
+def test_a_stock_web_worker_warms_up_after_its_first_request_before_any_run(site, llm):
+	"""Frappe's own app module, as ``bench setup supervisor`` and ``bench start`` serve it, without any
+	configuration: the readiness ping (``/api/method/ping``) is the worker's only request, and then
+	LiteLLM's tokenizer library is mapped into the worker although no run has asked for it."""
+	from tests.support.scripted_llm import text
+
+	agent = fixtures.agent(llm, name="Warm Stock Web Agent")
+	runs_before = frappe.db.count("Agent Run")
+	web = Web(site, workers=1, threads=1, app="frappe.app:application", preload=True)
+	try:
+		(worker,) = wait_for(lambda: [p.pid for p in _tree(web.proc.pid) if p.pid != web.proc.pid] or None, 30, 0.2, "the web worker")
+
+		def mapped() -> bool:
+			with open(f"/proc/{worker}/maps") as maps:
+				return "_tiktoken" in maps.read()
+
+		wait_for(mapped, 120, 0.2, "LiteLLM in the web worker")  # no run asked for it: the first request did
+		frappe.db.rollback()
+		assert frappe.db.count("Agent Run") == runs_before
+		llm.respond_with(lambda body: text("warm"))
+		response = web.post(
+			"/api/method/huf.ai.agent.integration.run_agent_sync",
+			{"agent_name": agent, "prompt": "hello", "now": 1, "channel_id": f"warm-{time.time_ns()}"},
+			web.token_headers("Administrator"),
+		)
+		assert response.ok, response.text
+		assert response.json()["message"]["response"] == "warm"
+	finally:
+		web.stop()
+		frappe.db.rollback()
+

@@ -61,7 +61,7 @@ def _target(doc) -> Callable[[dict, RunContext], object]:
 def guarded(call, writes: bool, action: str | None = None):
 	"""Run a tool call so that a failure leaves nothing half-written and reads as plain words.
 
-	Writes happen inside a savepoint that is rolled back on failure. Frappe's messages (which carry
+	Writes happen inside a savepoint that is rolled back on failure (and ends with the transaction). Frappe's messages (which carry
 	HTML and also land in the response's message log) become a clean ToolError: the exception's own
 	text or, when it has none (Frappe's PermissionError usually has none), the last message Frappe
 	logged since the call began (or the error message it set), so the model reads Frappe's reason. ``action`` (e.g. "create ToDo") is
@@ -93,9 +93,7 @@ def guarded(call, writes: bool, action: str | None = None):
 		_undo(savepoint, mark)
 		_log_unexpected()
 		raise  # the engine gives the model a general message; the row keeps the full one
-	if savepoint:
-		frappe.db.release_savepoint(savepoint)
-	return result
+	return result  # the savepoint is not released: the round's commit ends it (one statement less per call)
 
 
 class _Mark:

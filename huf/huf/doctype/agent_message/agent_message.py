@@ -1,6 +1,7 @@
 # Copyright (c) 2026, Huf contributors
 # For license information, please see license.txt
 
+import frappe
 from frappe.model.document import Document
 
 
@@ -36,3 +37,9 @@ class AgentMessage(Document):
 	# end: auto-generated types
 
 	pass
+
+
+def on_doctype_update():
+	# A conversation's next message number is never below its last message's (huf.ai.rows.next_sequence
+	# reads MAX(sequence) beside the counter): on this index that is one index look-up.
+	frappe.db.add_index("Agent Message", ["conversation", "sequence"])
