@@ -200,3 +200,16 @@ def test_a_worker_killed_in_the_middle_of_a_chain_loses_no_step_and_repeats_none
 	assert [rows[hop].repeats or 0 for hop in range(len(ids))] == [0, 0, 0, 0, 1, 0, 0, 0, 0]  # the GET, once more
 	assert len(server.seen) == 2
 	assert any(":huf-recover:flow:" in job for job in hop_jobs(name))  # the watcher handed it on (the dead job stays "started")
+
+
+def test_the_slice_is_refused_below_0_and_above_600_seconds_and_empty_is_the_default(site, time_slice):
+	settings = frappe.get_doc("Agent Settings")
+	for wrong in (-1, 601):
+		settings.flow_time_slice = wrong
+		with pytest.raises(frappe.ValidationError, match="between 0 and 600 seconds"):
+			settings.save(ignore_permissions=True)
+	frappe.db.rollback()
+	time_slice(None)
+	assert frappe.db.get_single_value("Agent Settings", "flow_time_slice", cache=False) == runs.TIME_SLICE
+	time_slice(0)
+	assert runs.time_slice() == 0.0  # 0 is kept: a job per step
