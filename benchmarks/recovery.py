@@ -5,14 +5,17 @@ Run from the bench's sites folder with the bench's Python, on a throwaway site w
     ../env/bin/python /path/to/huf/benchmarks/recovery.py --site <site> [--kills 20] [--worker worker]
 
 1. Bookkeeping per hop: a chain of 20 instant nodes run hop by hop in this process (as
-   flow_hops.py does), alternating runs with the in-flight entry (``inflight.held``: two Redis
-   commands) and without it. Per hop: the median wall time of each side, the difference, and the
+   flow_hops.py does), alternating runs with the job's mark and the in-flight entry (one Redis
+   command after the commit that queues the hop, one pipeline when it takes the lock, one script
+   when it lets go) and without them. Per hop: the median wall time of each side, the difference, and the
    SQL statements of each side.
 2. Death to moving again: a flow whose one step is a GET to a local server that holds the request;
    2 workers (``bench worker`` by default: a fork per job). Each round SIGKILLs the worker (and its
    work horse) holding the step and measures until the repeated request reaches the server, i.e.
    until a live worker runs the step again. A new worker is started after each kill (as supervisor
    would), so one is always alive. Median, p95 and range over ``--kills`` rounds.
+3. The same, but the worker dies while it starts the hop job (before the job took the run's lock:
+   this process holds it), so only the job's mark in ``huf:queued`` tells.
 """
 
 from __future__ import annotations
@@ -37,15 +40,19 @@ from site_run import spread  # noqa: E402
 
 @contextmanager
 def captured_hops():
-	from huf.ai.flow import runs
-
+	"""Hops are queued as in a real run (``inflight.enqueue``: the mark is written after the commit),
+	but RQ never gets them: they are run here, one after another."""
 	queued: list[tuple[str, int]] = []
-	real = runs.enqueue_hop
-	runs.enqueue_hop = lambda flow_run, hop, suffix="": queued.append((flow_run, hop))
+	real = frappe.enqueue
+	frappe.enqueue = lambda method, **kwargs: "flow_run" in kwargs and queued.append((kwargs["flow_run"], kwargs["hop"]))
 	try:
 		yield queued
 	finally:
-		runs.enqueue_hop = real
+		frappe.enqueue = real
+
+
+def unmarked(kind, name, method, job_id, **kwargs):
+	frappe.enqueue(method, queue="long", job_id=job_id, enqueue_after_commit=True, **kwargs)
 
 
 def bookkeeping(rounds: int) -> None:
@@ -53,7 +60,7 @@ def bookkeeping(rounds: int) -> None:
 	from huf.ai.flow import runs
 
 	flow = chain_flow("huf-bench-chain")
-	real_held = inflight.held
+	real_held, real_enqueue = inflight.held, inflight.enqueue
 	sides = {"with": ([], []), "without": ([], [])}
 	frappe.set_user(USER)
 	try:
@@ -61,6 +68,7 @@ def bookkeeping(rounds: int) -> None:
 			for round_ in range(2 * rounds + 2):
 				side = "with" if round_ % 2 == 0 else "without"
 				inflight.held = real_held if side == "with" else (lambda *a, **k: nullcontext())
+				inflight.enqueue = real_enqueue if side == "with" else unmarked
 				start(flow, {"score": 70})
 				counter = Counter()
 				while queued:
@@ -73,23 +81,34 @@ def bookkeeping(rounds: int) -> None:
 						sides[side][1].append(counter.count)
 				counter.stop()
 	finally:
-		inflight.held = real_held
+		inflight.held, inflight.enqueue = real_held, real_enqueue
 		frappe.set_user("Administrator")
+		forget_marks("huf-flow:")
 	with_, without = sides["with"], sides["without"]
 	print(f"1. bookkeeping per hop, {len(with_[0])} hops each side, sides alternating by run:")
-	print(f"   with the in-flight entry:    {spread(with_[0])}, SQL/hop {statistics.median(with_[1]):.0f}")
-	print(f"   without it:                  {spread(without[0])}, SQL/hop {statistics.median(without[1]):.0f}")
+	print(f"   with the mark and the entry: {spread(with_[0])}, SQL/hop {statistics.median(with_[1]):.0f}")
+	print(f"   without them:                {spread(without[0])}, SQL/hop {statistics.median(without[1]):.0f}")
 	print(f"   difference of the medians:   {(statistics.median(with_[0]) - statistics.median(without[0])) * 1000:.3f} ms")
 	lock = frappe.cache.lock(frappe.cache.make_key("huf:bench_inflight"), timeout=30, thread_local=False)
 	lock.acquire()
-	alone = []
+	alone, job = [], f"{frappe.local.site}::huf-bench-mark"
 	for _ in range(2000):
 		began = time.perf_counter()
+		frappe.cache.execute_command("HSET", inflight.QUEUED, job, inflight.mark(f"{frappe.local.site}|flow|huf-bench-entry"))
 		with real_held("flow", "huf-bench-entry", lock):
 			pass
 		alone.append(time.perf_counter() - began)
 	lock.release()
-	print(f"   the entry alone (write and delete, 2,000 times): {spread(alone)}")
+	forget_marks("huf-bench-mark")
+	print(f"   the mark and the entry alone (written and deleted, 2,000 times): {spread(alone)}")
+
+
+def forget_marks(prefix: str) -> None:
+	from huf.ai import inflight
+
+	mine = [f for f in frappe.cache.execute_command("HKEYS", inflight.QUEUED) or [] if f.decode().startswith(f"{frappe.local.site}::{prefix}")]
+	if mine:
+		frappe.cache.execute_command("HDEL", inflight.QUEUED, *mine)
 
 
 def recovery(kills: int, command: str) -> None:
@@ -131,6 +150,51 @@ def recovery(kills: int, command: str) -> None:
 	print(f"   median {statistics.median(waits):.2f} s, p95 {p95:.2f} s (range {ordered[0]:.2f}-{ordered[-1]:.2f})")
 
 
+def lost_job(kills: int, command: str) -> None:
+	"""A hop job whose worker dies while it starts: this process holds the run's lock, so the job
+	waits for it; its worker is killed then, before the job wrote any entry (only its mark tells)."""
+	import psutil
+	from frappe.utils.background_jobs import get_redis_conn
+	from rq.job import Job
+
+	from huf.ai.flow import runs
+	from tests.site.flow_helpers import edge, node, save
+	from tests.support.local_http import LocalServer
+
+	waits: list[float] = []
+	with LocalServer() as server:
+		flow = save("huf-bench-lost", [node("hold", "http_request", method="GET", url=server.url("/sleep?seconds=60")), node("done", "end")], [edge("hold", "done")])
+		workers = Workers(2, command)
+		server.go_on.set()
+		try:
+			for _ in range(kills):
+				name = start(flow, {})
+				lock = frappe.cache.lock(runs.lock_key(name), timeout=60, thread_local=False)
+				lock.acquire()
+				job = Job.fetch(f"{frappe.local.site}::huf-flow:{name}:0", connection=get_redis_conn())
+				wait(lambda: job.get_status(refresh=True) == "started", 60)
+				job.refresh()  # its worker's name
+				worker = int(get_redis_conn().hget(f"rq:worker:{job.worker_name}", "pid"))
+				proc = next(p for p in workers.procs if p.pid == worker)
+				seen = len(server.seen)
+				for process in [psutil.Process(worker), *psutil.Process(worker).children(recursive=True)]:
+					process.kill()
+				killed = time.monotonic()
+				proc.wait()
+				lock.release()
+				wait(lambda: len(server.seen) > seen, 120)
+				waits.append(time.monotonic() - killed)
+				wait(lambda: frappe.db.commit() or frappe.db.get_value("Flow Run", name, "status") == "Success", 60)
+				workers.supervise()
+				time.sleep(8)
+		finally:
+			workers.stop()
+	ordered = sorted(waits)
+	p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
+	print(f"3. death of the worker starting a hop job (before it took its lock) -> the step running on a live worker ({command}), {kills} kills:")
+	print(f"   median {statistics.median(waits):.2f} s, p95 {p95:.2f} s (range {ordered[0]:.2f}-{ordered[-1]:.2f})")
+
+
 def holder_of(flow_run: str, workers: Workers):
 	"""The worker process whose tree holds the run (its in-flight entry names the process)."""
 	import json
@@ -167,6 +231,7 @@ def main() -> None:
 	try:
 		bookkeeping(args.rounds)
 		recovery(args.kills, args.worker)
+		lost_job(args.kills, args.worker)
 	finally:
 		frappe.db.rollback()
 		frappe.destroy()

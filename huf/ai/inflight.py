@@ -4,15 +4,25 @@ worker notices a dead one's work within seconds and hands it on.
 While a job holds a run's lock it keeps an entry in one bench-wide Redis hash (``huf:inflight`` in
 the cache Redis; every site of the bench shares it): the field ``<site>|<kind>|<name>``, the value
 who holds it (machine, process id and start time, the lock's key and token). The job deletes the
-entry when it lets go: two Redis commands per held lock.
+entry when it lets go: two round trips to Redis per held lock. Its heartbeat thread (``runs.Beat``)
+keeps a pulse key beside the entry, renewed every ``PULSE_EVERY`` seconds, lasting ``PULSE_TTL``.
+
+A job is tracked from the moment it is queued, too: ``enqueue`` writes a mark for it (in the hash
+``huf:queued``, field the RQ job id) just before RQ gets it, and ``held`` deletes the mark when the
+job takes its lock. A mark whose job ended without taking the lock (its work horse killed while it
+was starting; RQ says failed), or whose job's worker died while starting it (RQ says started, and
+the worker's process is gone), is claimed the same way and its recovery queued. A mark whose job
+finished without the lock (it found another holder) is just deleted. Recovery jobs are marked too;
+after ``MAX_TRIES`` lost attempts in a row the minute sweep takes over.
 
 Every worker process runs a ``Watcher`` thread (Frappe's ``bench worker`` and ``worker-pool`` main
 processes through ``huf/commands``, ``bench huf-worker``). Once a second it reads the hash; an entry
 whose holder is gone is claimed and its recovery job queued on the entry's site:
 - on this machine, the holder is gone when its process is (or is a zombie, or is another process
   that took its pid): seconds after a SIGKILL;
-- on another machine, when the lock it held has expired (``huf_lock_ttl``, 30 s by default).
-A claim is one Lua script: the entry (and the dead holder's lock, if it still holds its token) is
+- on another machine, when its pulse stopped (``PULSE_TTL``, 10 s after the last beat) or the lock
+  it held has expired (``huf_lock_ttl``, 30 s by default).
+A claim is one Lua script: the entry (or mark) (and the dead holder's lock, if it still holds its token) is
 deleted only if the entry is unchanged, so of two watchers only one claims it, and its recovery
 job is queued once. A worker that starts checks at once, so work left when every worker of a
 machine died is picked up as soon as one starts again. The minute sweep stays the backstop.
@@ -33,16 +43,27 @@ from contextlib import contextmanager
 import frappe
 
 INFLIGHT = "huf:inflight"
+QUEUED = "huf:queued"
 INTERVAL = 1.0  # seconds between a watcher's looks
+GRACE = 10.0  # seconds a mark may name a job RQ does not have yet (it is being queued)
+LIMBO = 3.0  # seconds a job may be out of its queue yet not started (a worker is forking for it)
+MAX_TRIES = 3  # recovery jobs lost in a row before only the minute sweep looks
+PULSE_EVERY, PULSE_TTL = 2, 10  # seconds: a holder's pulse, and how long it lasts without a beat
 RECOVER = {
-	"flow": ("huf.ai.flow.runs.recover", lambda name, entry: {"flow_run": name}),
-	"conversation": ("huf.ai.resume.recover_conversation", lambda name, entry: {"conversation": name}),
+	"flow": ("huf.ai.flow.runs.recover", lambda name: {"flow_run": name}),
+	"conversation": ("huf.ai.resume.recover_conversation", lambda name: {"conversation": name}),
 }
 CLAIM = """
 if redis.call('hget', KEYS[1], ARGV[1]) ~= ARGV[2] then return 0 end
 redis.call('hdel', KEYS[1], ARGV[1])
 if ARGV[3] ~= '' and redis.call('get', KEYS[2]) == ARGV[3] then redis.call('del', KEYS[2]) end
 return 1
+"""
+FORGET = """
+if redis.call('hget', KEYS[1], ARGV[1]) == ARGV[2] then
+	redis.call('hdel', KEYS[1], ARGV[1])
+	if KEYS[2] ~= '' then redis.call('del', KEYS[2]) end
+end
 """
 
 
@@ -70,20 +91,54 @@ def born(pid: int | None = None) -> float:
 	return _born[pid]
 
 
-@contextmanager
-def held(kind: str, name: str, lock, **extra):
-	"""Keep an entry for ``name`` while the block runs under ``lock`` (a redis-py Lock, held)."""
+def enqueue(kind: str, name: str, method: str, job_id: str, **kwargs) -> None:
+	"""``frappe.enqueue`` on the long queue after the commit, the job marked just before RQ gets it
+	(after-commit callbacks run in order). ``job_id`` without the site (Frappe adds it)."""
+	marked = f"{frappe.local.site}::{job_id}"
 	field = f"{frappe.local.site}|{kind}|{name}"
-	token = lock.local.token
-	entry = {
+	frappe.db.after_commit.add(lambda: _write_mark(marked, field))
+	frappe.enqueue(method, queue="long", job_id=job_id, enqueue_after_commit=True, **kwargs)
+
+
+def _write_mark(job: str, field: str) -> None:
+	try:
+		frappe.cache.execute_command("HSET", QUEUED, job, mark(field))
+	except Exception:  # noqa: BLE001 - without its mark the job still runs; only the minute sweep would see it lost
+		frappe.logger("huf").exception("a queued job was not marked: %s", job)
+
+
+def mark(field: str, tries: int = 0) -> str:
+	return json.dumps({"field": field, "at": time.time(), "tries": tries})
+
+
+@contextmanager
+def held(kind: str, name: str, lock, beat=None):
+	"""Keep an entry for ``name`` while the block runs under ``lock`` (a redis-py Lock, held); the
+	job's mark goes, as it now holds its work. ``beat`` (``runs.Beat``) keeps the entry's pulse."""
+	from rq import get_current_job
+
+	field = f"{frappe.local.site}|{kind}|{name}"
+	token, pulse = lock.local.token, f"huf:pulse:{field}"
+	entry = json.dumps({
 		"machine": _MACHINE, "pid": os.getpid(), "born": born(), "lock": _text(lock.name),
-		"token": _text(token) if token else "", **extra,
-	}  # fmt: skip
-	frappe.cache.execute_command("HSET", INFLIGHT, field, json.dumps(entry))
+		"token": _text(token) if token else "", "pulse": pulse if beat else "",
+	})  # fmt: skip
+	job = get_current_job()
+	with frappe.cache.pipeline(transaction=False) as pipe:
+		pipe.execute_command("HSET", INFLIGHT, field, entry)
+		if beat:
+			pipe.execute_command("SET", pulse, "1", "EX", PULSE_TTL)
+		if job:
+			pipe.execute_command("HDEL", QUEUED, job.id)
+		pipe.execute()
+	if beat:
+		beat.pulse = pulse
 	try:
 		yield
 	finally:
-		frappe.cache.execute_command("HDEL", INFLIGHT, field)
+		if beat:
+			beat.pulse = None
+		frappe.cache.eval(FORGET, 2, INFLIGHT, pulse if beat else "", field, entry)  # only its own: a watcher may have handed it on
 
 
 def _text(value) -> str:
@@ -92,27 +147,58 @@ def _text(value) -> str:
 
 def holder_gone(entry: dict, store) -> bool:
 	"""Whether the process that wrote ``entry`` no longer holds its work."""
-	if entry.get("machine") != _MACHINE:
-		return not store.exists(entry.get("lock") or "")
+	if entry.get("machine") != _MACHINE:  # its lock expired, or its pulse stopped
+		return not store.exists(entry.get("lock") or "") or bool(entry.get("pulse")) and not store.exists(entry["pulse"])
+	try:
+		pid, started = int(entry["pid"]), float(entry["born"])
+	except (KeyError, ValueError):
+		return True
+	return process_gone(pid, lambda created: abs(created - started) > 0.01)
+
+
+def worker_gone(jobs, worker: str | None) -> bool:
+	"""Whether the RQ worker named ``worker`` is gone: its key expired or was deleted, or it is on
+	this machine and its process is. Another machine's worker is left to the minute sweep."""
+	from datetime import timezone
+
+	from rq.utils import utcparse
+
+	pid, host, birth = (_text(v) if v else None for v in jobs.hmget(f"rq:worker:{worker}", "pid", "hostname", "birth"))
+	if not pid or not birth:
+		return True
+	if host != socket.gethostname():
+		return False
+	started = utcparse(birth).replace(tzinfo=timezone.utc).timestamp()
+	return process_gone(int(pid), lambda created: created > started + 1)  # a later process with its pid
+
+
+def process_gone(pid: int, another) -> bool:
+	"""Whether process ``pid`` is gone: no such process, a zombie, or ``another(its start time)``."""
 	import psutil
 
 	try:
-		process = psutil.Process(int(entry["pid"]))
-		return process.status() == psutil.STATUS_ZOMBIE or abs(process.create_time() - float(entry["born"])) > 0.01
-	except (psutil.NoSuchProcess, KeyError, ValueError):
+		process = psutil.Process(pid)
+		return process.status() == psutil.STATUS_ZOMBIE or another(process.create_time())
+	except psutil.NoSuchProcess:
 		return True
 
 
 class Watcher:
-	"""Looks for work whose holder died and hands it on. ``store``: the cache Redis; ``enqueue(site,
-	method, kwargs, job_id)``: puts a job on the ``long`` queue of that site; ``key``: the hash."""
+	"""Looks for work whose holder died, or whose job was lost before it began, and hands it on.
+	``store``: the cache Redis; ``enqueue(site, method, kwargs, job_id)``: puts a job on the ``long``
+	queue of that site; ``key``, ``queued``: the hashes; ``jobs``: RQ's Redis (marks are read only
+	with it)."""
 
-	def __init__(self, store, enqueue, key: str = INFLIGHT):
-		self.store, self.enqueue, self.key = store, enqueue, key
+	def __init__(self, store, enqueue, key: str = INFLIGHT, jobs=None, queued: str = QUEUED):
+		self.store, self.enqueue, self.key, self.jobs, self.queued = store, enqueue, key, jobs, queued
 		self.claim = store.register_script(CLAIM)
+		self.limbo: dict[str, float] = {}
 
 	def look(self) -> list[str]:
-		"""One look; returns the fields it claimed."""
+		"""One look; returns the fields (and job ids) it claimed."""
+		return self.look_held() + (self.look_queued() if self.jobs is not None else [])
+
+	def look_held(self) -> list[str]:
 		claimed = []
 		for field, value in (self.store.hgetall(self.key) or {}).items():
 			field, value = _text(field), _text(value)
@@ -126,10 +212,47 @@ class Watcher:
 				continue
 			if not self.claim(keys=[self.key, entry.get("lock") or ""], args=[field, value, entry.get("token") or ""]):
 				continue  # another watcher claimed it, or the holder wrote again
-			method, kwargs = RECOVER[kind]
-			self.enqueue(site, method, kwargs(name, entry), f"huf-recover:{kind}:{name}:{time.time():.3f}")
+			self.recover(site, kind, name, tries=1)
 			claimed.append(field)
 		return claimed
+
+	def look_queued(self) -> list[str]:
+		claimed, now = [], time.time()
+		marks = {_text(job): _text(value) for job, value in (self.store.hgetall(self.queued) or {}).items()}
+		self.limbo = {job: seen for job, seen in self.limbo.items() if job in marks}
+		for job, value in marks.items():
+			try:
+				found = json.loads(value)
+				site, kind, name = found["field"].split("|", 2)
+			except (ValueError, KeyError, TypeError):
+				found, kind = None, None
+			fate = self.fate(job, found, now) if kind in RECOVER else "gone"
+			if fate == "waiting" or not self.claim(keys=[self.queued, ""], args=[job, value, ""]):
+				continue
+			if fate == "lost" and found["tries"] < MAX_TRIES:
+				self.recover(site, kind, name, tries=found["tries"] + 1)
+				claimed.append(job)
+		return claimed
+
+	def fate(self, job: str, found: dict, now: float) -> str:
+		"""``waiting`` (queued or running), ``gone`` (it ended, or never reached RQ: forget it) or
+		``lost`` (it ended or stopped before it held its work)."""
+		status, worker, origin = (_text(v) if v else None for v in self.jobs.hmget(f"rq:job:{job}", "status", "worker_name", "origin"))
+		if status is None:
+			return "gone" if now - found["at"] > GRACE else "waiting"
+		if status in ("failed", "stopped", "canceled"):
+			return "lost"
+		if status == "started":
+			return "lost" if worker_gone(self.jobs, worker) else "waiting"
+		if status == "queued" and origin and self.jobs.lpos(f"rq:queue:{origin}", job) is None:
+			return "lost" if now - self.limbo.setdefault(job, now) > LIMBO else "waiting"
+		return "gone" if status == "finished" else "waiting"
+
+	def recover(self, site: str, kind: str, name: str, tries: int) -> None:
+		method, kwargs = RECOVER[kind]
+		job = f"{site}::huf-recover:{kind}:{name}:{time.time():.3f}"
+		self.store.hset(self.queued, job, mark(f"{site}|{kind}|{name}", tries))
+		self.enqueue(site, method, kwargs(name), job)
 
 	def run(self, stop: threading.Event) -> None:
 		while True:
@@ -151,7 +274,7 @@ def start_watcher() -> threading.Event:
 		conf, bench = frappe.get_conf(), get_bench_id()
 	store, queue_redis = redis.Redis.from_url(conf.redis_cache), redis.Redis.from_url(conf.redis_queue)
 	stop = threading.Event()
-	watcher = Watcher(store, job_sender(queue_redis, bench))
+	watcher = Watcher(store, job_sender(queue_redis, bench), jobs=queue_redis)
 	threading.Thread(target=watcher.run, args=(stop,), name="huf-inflight-watcher", daemon=True).start()
 	return stop
 
@@ -163,9 +286,9 @@ def job_sender(connection, bench: str):
 
 	queue = Queue(f"{bench}:long", connection=connection)
 
-	def enqueue(site: str, method: str, kwargs: dict, job_id: str) -> None:
+	def enqueue(site: str, method: str, kwargs: dict, job_id: str) -> None:  # job_id with its site
 		queue.enqueue_call(
-			execute_job, timeout=1500, job_id=f"{site}::{job_id}",
+			execute_job, timeout=1500, job_id=job_id,
 			kwargs={"site": site, "user": "Administrator", "method": method, "event": None, "job_name": method, "is_async": True, "kwargs": kwargs},
 		)  # fmt: skip
 

@@ -27,7 +27,7 @@ import redis
 from frappe import _
 from frappe.utils import now_datetime, time_diff_in_seconds
 
-from huf.ai import event_log
+from huf.ai import event_log, inflight
 from huf.ai.engine.loop import LoopResult
 from huf.ai.rows import commit, insert_row, update_row, update_where
 
@@ -249,7 +249,8 @@ def wake(conversation: str) -> None:
 
 	Never deduplicated: a drainer that is just finishing could otherwise swallow the wake-up. An
 	extra drainer finds the lock held, or nothing queued, and exits at once."""
-	frappe.enqueue("huf.ai.runs.drain_conversation", queue="long", conversation=conversation, enqueue_after_commit=True)
+	job_id = f"huf-drain:{conversation}:{frappe.generate_hash(length=10)}"
+	inflight.enqueue("conversation", conversation, "huf.ai.runs.drain_conversation", job_id, conversation=conversation)
 
 
 def cancel_checker(run: str):

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from contextlib import contextmanager
 
 import frappe
@@ -132,7 +133,7 @@ def drain(conversation: str, until: str | None = None, wait: float = 0, known=No
 	original_user, status = frappe.session.user, None
 	try:
 		frappe.cache.delete(waiting_key(conversation))
-		with heartbeat(lock) as beat, inflight.held("conversation", conversation, lock):
+		with heartbeat(lock) as beat, inflight.held("conversation", conversation, lock, beat):
 			while claimed := lifecycle.start_next(conversation, executor.QUEUED_FIELDS, known):
 				row, run = claimed
 				done = executor.execute(row, run, on_start=beat.start_run)
@@ -162,12 +163,16 @@ def _release(lock) -> None:
 
 
 class Beat:
-	"""What the heartbeat thread refreshes: the lock, and the heartbeat key of the run in progress."""
+	"""What the heartbeat thread refreshes: the lock (three times per lifetime), the heartbeat key of
+	the run in progress, and the in-flight entry's pulse (``inflight.PULSE_EVERY``), by which
+	watchers on other machines tell within seconds that this process stopped."""
 
 	def __init__(self, lock):
 		self.lock = lock
 		self.ttl = lock_ttl()
 		self.key: str | None = None
+		self.pulse: str | None = None
+		self.every = min(self.ttl / 3, inflight.PULSE_EVERY)
 		self.stopped = threading.Event()
 
 	def start_run(self, run: str) -> None:
@@ -179,10 +184,15 @@ class Beat:
 			frappe.cache.set(self.key, "1", ex=self.ttl)
 
 	def loop(self) -> None:
-		while not self.stopped.wait(self.ttl / 3):
+		renewed = time.monotonic()
+		while not self.stopped.wait(self.every):
 			try:
-				self.lock.reacquire()
-				self.touch()
+				if pulse := self.pulse:
+					frappe.cache.execute_command("SET", pulse, "1", "EX", inflight.PULSE_TTL)
+				if time.monotonic() - renewed >= self.ttl / 3 - 0.05:
+					self.lock.reacquire()
+					self.touch()
+					renewed = time.monotonic()
 			except Exception:  # noqa: BLE001 - Redis hiccup: the next beat tries again
 				pass
 

@@ -53,7 +53,7 @@ def site(request):
 @pytest.fixture(autouse=True)
 def _fresh_transaction(site):
 	"""Each test starts like a new request: Administrator, a fresh transaction, no messages, and
-	nothing left over from earlier tests: none of this site's jobs in the queues, no run still Queued
+	nothing left over from earlier tests: none of this site's jobs in the queues (nor their marks), no run still Queued
 	or Started (a sweep would otherwise wake their conversations and the next test's worker would run
 	them first; nor a flow run going on, which a watcher would hand on). The queues are the bench's:
 	other sites' jobs stay (``drop_site_jobs``), and so do their in-flight entries."""
@@ -62,9 +62,10 @@ def _fresh_transaction(site):
 	drop_site_jobs(site)
 	frappe.db.sql("update `tabAgent Run` set status = 'Cancelled' where status in ('Queued', 'Started')")
 	frappe.db.sql("update `tabFlow Run` set status = 'Failed' where status in ('Queued', 'Running')")
-	mine = [f for f in frappe.cache.execute_command("HKEYS", inflight.INFLIGHT) or [] if f.decode().startswith(f"{site}|")]
-	if mine:
-		frappe.cache.execute_command("HDEL", inflight.INFLIGHT, *mine)
+	for key, prefix in ((inflight.INFLIGHT, f"{site}|"), (inflight.QUEUED, f"{site}::")):
+		mine = [f for f in frappe.cache.execute_command("HKEYS", key) or [] if f.decode().startswith(prefix)]
+		if mine:
+			frappe.cache.execute_command("HDEL", key, *mine)
 	frappe.db.commit()
 	frappe.set_user("Administrator")
 	frappe.local.message_log = []

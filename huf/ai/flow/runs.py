@@ -94,10 +94,7 @@ def start_run(flow: str, payload: dict | None, user: str, trigger_type: str = "M
 def enqueue_hop(flow_run: str, hop: int, suffix: str = "") -> None:
 	"""Hop ``hop`` of the run, after the commit; the same hop enqueued twice is one job (the sweep
 	passes a ``suffix``: a job whose worker died may still be listed as started)."""
-	frappe.enqueue(
-		HOP_JOB, queue="long", job_id=f"huf-flow:{flow_run}:{hop}{suffix}", deduplicate=True,
-		enqueue_after_commit=True, flow_run=flow_run, hop=hop,
-	)  # fmt: skip
+	inflight.enqueue("flow", flow_run, HOP_JOB, f"huf-flow:{flow_run}:{hop}{suffix}", deduplicate=True, flow_run=flow_run, hop=hop)
 
 
 def recover(flow_run: str) -> None:
@@ -122,7 +119,7 @@ def run_hop(flow_run: str, hop: int) -> None:
 		return  # another worker is on this run now; hop_count tells a later job whether this hop is done
 	original = frappe.session.user
 	try:
-		with heartbeat(lock), inflight.held("flow", flow_run, lock):
+		with heartbeat(lock) as beat, inflight.held("flow", flow_run, lock, beat):
 			hop, until = int(hop), time.monotonic() + time_slice()
 			while _hop(flow_run, hop, until):
 				hop += 1
