@@ -12,7 +12,7 @@ context, loop cursors, hop count, status and the step's result in one transactio
 Then the same job runs hop N+1 itself, still holding the lock, when the next step is ready at once
 and the job has been on the run for less than Agent Settings' Flow time slice: a fork per step (a
 stock ``bench worker``) costs more than most steps do. It hands over, enqueueing the next hop after
-the commit exactly as a single hop did, when a step waits (an approval, a delay, a retry), when the
+the commit exactly as a single hop did, when a step waits (an approval, a retry's backoff), when the
 slice is used up (so that one long flow does not keep a worker from other jobs), or when the run
 ended. Each hop is committed on its own either way, so a worker that dies in the middle of a chain
 leaves what any hop job leaves: its in-flight entry, and the watcher's recovery runs the current
