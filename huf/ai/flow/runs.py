@@ -1,13 +1,22 @@
-"""Flow Runs: started here, then executed one hop (one node) per background job.
+"""Flow Runs: started here, then executed hop by hop (one node a hop), several hops a job.
 
 ``start_run`` inserts the run Queued, its graph version pinned, and enqueues hop 0. ``run_hop`` is
-the RQ job of hop N: it holds the run's Redis lock (with a heartbeat, and an in-flight entry that
-lets a live worker notice within seconds that this one died: ``huf/ai/inflight.py``) for the whole
-hop, so two jobs never work on one run (a job waits a moment for it: hop N-1 enqueues hop N just
-before letting go, and a worker without a fork starts it at once), and does nothing unless the run
-is Queued/Running at hop_count N. It records the hop (a Flow Run Step marked Running, committed)
-BEFORE the node acts, calls the engine's ``step``, then ``save`` writes context, loop cursors, hop
-count, status and the step's result in one transaction and enqueues hop N+1 after the commit.
+the RQ job that runs hop N: it holds the run's Redis lock (with a heartbeat, and an in-flight entry
+that lets a live worker notice within seconds that this one died: ``huf/ai/inflight.py``) for as
+long as it works on the run, so two jobs never work on one run (a job waits a moment for it: the
+job before enqueues it just before letting go, and a worker without a fork starts it at once), and
+does nothing unless the run is Queued/Running at hop_count N. It records the hop (a Flow Run Step
+marked Running, committed) BEFORE the node acts, calls the engine's ``step``, then ``save`` writes
+context, loop cursors, hop count, status and the step's result in one transaction.
+
+Then the same job runs hop N+1 itself, still holding the lock, when the next step is ready at once
+and the job has been on the run for less than Agent Settings' Flow time slice: a fork per step (a
+stock ``bench worker``) costs more than most steps do. It hands over, enqueueing the next hop after
+the commit exactly as a single hop did, when a step waits (an approval, a retry's backoff), when the
+slice is used up (so that one long flow does not keep a worker from other jobs), or when the run
+ended. Each hop is committed on its own either way, so a worker that dies in the middle of a chain
+leaves what any hop job leaves: its in-flight entry, and the watcher's recovery runs the current
+hop.
 
 A hop job that finds its step still Running knows a worker died during it. The node's effect
 (``engine/effects.py``) decides: one whose writes went only to the database (they were rolled
@@ -48,6 +57,7 @@ STATUS = {"continue": "Queued", "waiting": "Waiting Approval", "success": "Succe
 ATTENTION = "Needs Attention"
 OUTPUT_CHARS = 20_000  # characters of a node's output kept on its step row
 HANDOFF_WAIT = 2.0  # seconds a hop waits for the run's lock: the hop before enqueues it, then lets go
+TIME_SLICE = 2.0  # seconds a job goes on running a run's ready hops (Agent Settings' Flow time slice)
 
 
 def start_run(flow: str, payload: dict | None, user: str, trigger_type: str = "Manual", mode: str | None = None) -> str:
@@ -102,14 +112,17 @@ def lock_key(flow_run: str) -> str:
 
 
 def run_hop(flow_run: str, hop: int) -> None:
-	"""The RQ job of one hop (its dotted path is in queued jobs: keep it)."""
+	"""The RQ job that runs hop ``hop`` and, within the time slice, the ready hops after it (its
+	dotted path is in queued jobs: keep it)."""
 	lock = frappe.cache.lock(lock_key(flow_run), timeout=lock_ttl(), sleep=0.01, thread_local=False)
 	if not lock.acquire(blocking=True, blocking_timeout=HANDOFF_WAIT):
 		return  # another worker is on this run now; hop_count tells a later job whether this hop is done
 	original = frappe.session.user
 	try:
 		with heartbeat(lock) as beat, inflight.held("flow", flow_run, lock, beat):
-			_hop(flow_run, int(hop))
+			hop, until = int(hop), time.monotonic() + time_slice()
+			while _hop(flow_run, hop, until):
+				hop += 1
 	finally:
 		if frappe.session.user != original:
 			frappe.set_user(original)
@@ -117,6 +130,14 @@ def run_hop(flow_run: str, hop: int) -> None:
 			lock.release()
 		except Exception:  # noqa: BLE001 - it expired; whoever holds it now goes on
 			pass
+
+
+def time_slice() -> float:
+	"""Agent Settings' Flow time slice: seconds a job goes on with a run's ready hops (0: one hop a
+	job). The cached settings document: a value never saved (a site from before the setting) is the
+	default, not 0."""
+	value = frappe.get_cached_doc("Agent Settings").get("flow_time_slice")
+	return TIME_SLICE if value is None else max(float(value), 0.0)
 
 
 def load(flow_run: str, lock: bool = False):
@@ -141,15 +162,17 @@ def state_of(run) -> RunState:
 	)  # fmt: skip
 
 
-def _hop(flow_run: str, hop: int) -> None:
+def _hop(flow_run: str, hop: int, until: float = 0.0) -> bool:
+	"""Hop ``hop``, if the run is at it; True when the next hop is ready and this job runs it itself
+	(nothing was enqueued for it): it is before ``until`` (``time.monotonic()``)."""
 	commit()  # a fresh snapshot: what the last hop committed
 	run = load(flow_run)
 	if not run or run.status not in ("Queued", "Running") or run.hop_count != hop:
-		return
+		return False
 	if run.due_at and get_datetime(run.due_at) > now_datetime():
 		wait = (get_datetime(run.due_at) - now_datetime()).total_seconds()
 		if wait > SHORT_WAIT:
-			return  # the sweep enqueues it when it is due
+			return False  # the sweep enqueues it when it is due
 		time.sleep(wait)
 	if frappe.session.user != run.user:
 		frappe.set_user(run.user)
@@ -160,11 +183,20 @@ def _hop(flow_run: str, hop: int) -> None:
 	)
 	died = recorded and recorded.status == "Running"  # the worker that began this step stopped before saving it
 	if died and node and not may_repeat(effect_of(node)):
-		return stop_for_attention(run, node, recorded.name, hop)
+		stop_for_attention(run, node, recorded.name, hop)
+		return False
 	step_name = record_start(run, node, hop, recorded, repeat=bool(died))
 	began = time.monotonic()
 	result = step(graph, state_of(run), SitePorts(run, graph, since=recorded.started_at if recorded else None))
-	save(run, result, step_name, hop_increment=1, duration_ms=int((time.monotonic() - began) * 1000), node=node)
+	chained = ready(result) and time.monotonic() < until
+	duration_ms = int((time.monotonic() - began) * 1000)
+	save(run, result, step_name, hop_increment=1, duration_ms=duration_ms, node=node, enqueue_next=not chained)
+	return chained
+
+
+def ready(result: StepResult) -> bool:
+	"""Whether the hop after ``result`` may run at once: the run goes on and waits for nothing."""
+	return result.status == "continue" and result.retry_in is None
 
 
 def effect_of(node) -> str:
@@ -232,10 +264,12 @@ def record_start(run, node, hop: int, recorded=None, repeat: bool = False) -> st
 
 def save(
 	run, result: StepResult, step_name: str | None, hop_increment: int, duration_ms: int | None = None, node=None,
-	step_status: str | None = None, note: str | None = None,
+	step_status: str | None = None, note: str | None = None, enqueue_next: bool = True,
 ) -> str:  # fmt: skip
 	"""Everything a hop (or a person's decision) changed, in one transaction; then the next hop.
-	``step_status``/``note``: the step row's status and error text when a person decided them."""
+	``step_status``/``note``: the step row's status and error text when a person decided them.
+	``enqueue_next`` False: the caller runs the next hop itself (``run_hop``'s chain), so no job is
+	queued for it."""
 	status = STATUS[result.status]
 	hop_count = (run.hop_count or 0) + hop_increment
 	now = now_datetime()
@@ -257,7 +291,7 @@ def save(
 		if duration_ms is not None:
 			fields["duration_ms"] = duration_ms
 		update_row("Flow Run Step", step_name, fields)
-	if result.status == "continue" and (not retrying or result.retry_in <= SHORT_WAIT):
+	if enqueue_next and result.status == "continue" and (not retrying or result.retry_in <= SHORT_WAIT):
 		enqueue_hop(run.name, hop_count)
 	events.node_finished(run, result, node, step_status, output, hop_count - 1)
 	events.run_status(run.name, run.user, status, values["current_node_id"], hop_count, result.error, waiting)

@@ -4,10 +4,11 @@
 import frappe
 from frappe import _
 from frappe.model.document import Document
-from frappe.utils import cint
+from frappe.utils import cint, flt
 
 from huf.ai.engine.llm import DEFAULT_DEADLINE
 from huf.ai.engine.loop import DEFAULT_MAX_RESPONSE_CHARS
+from huf.ai.flow.runs import TIME_SLICE
 from huf.ai.rate_limits import DEFAULT_GUEST_RUNS_PER_HOUR
 
 
@@ -22,6 +23,7 @@ class AgentSettings(Document):
 
 		default_model: DF.Link | None
 		default_provider: DF.Link | None
+		flow_time_slice: DF.Float
 		guest_runs_per_hour: DF.Int
 		max_prompt_chars: DF.Int
 		max_response_chars: DF.Int
@@ -46,3 +48,20 @@ class AgentSettings(Document):
 		# left empty (or a site from before these fields): the defaults, never "no limit"
 		self.max_response_chars = cint(self.max_response_chars) or DEFAULT_MAX_RESPONSE_CHARS
 		self.model_call_timeout = cint(self.model_call_timeout) or int(DEFAULT_DEADLINE)
+		self.validate_flow_time_slice()
+
+	def validate_flow_time_slice(self):
+		"""0 is a real choice (a job per step), so only a value never filled in becomes the default.
+		Past MAX_FLOW_TIME_SLICE a job would near the time the queue gives one job (25 minutes)."""
+		if self.flow_time_slice is None or self.flow_time_slice == "":
+			self.flow_time_slice = TIME_SLICE
+		if not 0 <= flt(self.flow_time_slice) <= MAX_FLOW_TIME_SLICE:
+			frappe.throw(
+				_("Flow time slice must be between 0 and {0} seconds. Use 0 to run every flow step as a job of its own.").format(
+					MAX_FLOW_TIME_SLICE
+				),
+				title=_("Flow time slice out of range"),
+			)
+
+
+MAX_FLOW_TIME_SLICE = 600  # seconds
