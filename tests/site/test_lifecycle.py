@@ -88,11 +88,7 @@ def test_a_three_tool_run_writes_its_rows_in_few_statements(site, llm, monkeypat
 	frappe.db.commit()
 	run_agent_sync(agent, "warm up", channel_id="sql-warm", now=True)  # caches (documents, prices) as in a warm worker
 
-	llm.script(
-		tool_calls([("c1", "sql_get_todos", json.dumps({"limit": 5}))]),
-		tool_calls([("c2", "sql_create_todo", json.dumps({"data": {"description": "counted"}})), ("c3", "sql_get_todo", json.dumps({"name": todo}))]),
-		text("Done."),
-	)
+	three_tools(llm, todo, "counted")
 	with counted_statements(monkeypatch) as counts:
 		result = run_agent_sync(agent, "three tools", channel_id="sql-counted", now=True)
 	assert result["status"] == "Success", result
@@ -106,15 +102,20 @@ def test_a_three_tool_run_writes_its_rows_in_few_statements(site, llm, monkeypat
 
 	# The same conversation's next run: the run's number, the commit that lets a drainer see it, the
 	# claim, the history and the first message number come back (5 more).
-	llm.script(
-		tool_calls([("c1", "sql_get_todos", json.dumps({"limit": 5}))]),
-		tool_calls([("c2", "sql_create_todo", json.dumps({"data": {"description": "again"}})), ("c3", "sql_get_todo", json.dumps({"name": todo}))]),
-		text("Done."),
-	)
+	three_tools(llm, todo, "again")
 	with counted_statements(monkeypatch) as counts:
 		result = run_agent_sync(agent, "three tools again", channel_id="sql-counted", now=True)
 	assert result["status"] == "Success", result
 	assert counts["huf"] <= 20, counts
+
+
+def three_tools(llm, todo: str, description: str) -> None:
+	"""The model's script of the 3-tool run: list ToDos, then create one and read another, then answer."""
+	llm.script(
+		tool_calls([("c1", "sql_get_todos", json.dumps({"limit": 5}))]),
+		tool_calls([("c2", "sql_create_todo", json.dumps({"data": {"description": description}})), ("c3", "sql_get_todo", json.dumps({"name": todo}))]),
+		text("Done."),
+	)
 
 
 def numbers(conversation: str) -> tuple[list[int], dict]:

@@ -23,6 +23,20 @@ def imported_litellm(site: str, *args: str) -> bool:
 	return any(line.rstrip().endswith("| litellm") for line in result.stderr.splitlines())
 
 
+def answers(web: Web, llm, agent: str) -> None:
+	"""A run through the web server answers with the scripted model's reply."""
+	from tests.support.scripted_llm import text
+
+	llm.respond_with(lambda body: text("warm"))
+	response = web.post(
+		"/api/method/huf.ai.agent.integration.run_agent_sync",
+		{"agent_name": agent, "prompt": "hello", "now": 1, "channel_id": f"warm-{time.time_ns()}"},
+		web.token_headers("Administrator"),
+	)
+	assert response.ok, response.text
+	assert response.json()["message"]["status"] == "Success" and response.json()["message"]["response"] == "warm"
+
+
 def test_frappes_worker_imports_litellm_before_its_first_job(site):
 	assert imported_litellm(site, "worker", "--queue", "short", "--burst")
 
@@ -32,8 +46,6 @@ def test_other_commands_do_not_import_litellm_even_with_the_word_worker_in_them(
 
 
 def test_web_workers_served_by_huf_wsgi_start_with_litellm_imported(site, llm):
-	from tests.support.scripted_llm import text
-
 	agent = fixtures.agent(llm, name="Warm Web Agent")
 	web = Web(site, app="huf.wsgi:application", preload=True)
 	try:
@@ -45,15 +57,7 @@ def test_web_workers_served_by_huf_wsgi_start_with_litellm_imported(site, llm):
 		for pid in workers:  # LiteLLM's tokenizer library is mapped in before any run was asked for
 			with open(f"/proc/{pid}/maps") as maps:
 				assert "_tiktoken" in maps.read(), pid
-		llm.respond_with(lambda body: text("warm"))
-		response = web.post(
-			"/api/method/huf.ai.agent.integration.run_agent_sync",
-			{"agent_name": agent, "prompt": "hello", "now": 1, "channel_id": f"warm-{time.time_ns()}"},
-			web.token_headers("Administrator"),
-		)
-		assert response.ok, response.text
-		assert response.json()["message"]["status"] == "Success"
-		assert response.json()["message"]["response"] == "warm"
+		answers(web, llm, agent)
 	finally:
 		web.stop()
 		frappe.db.rollback()
@@ -63,8 +67,6 @@ def test_a_stock_web_worker_warms_up_after_its_first_request_before_any_run(site
 	"""Frappe's own app module, as ``bench setup supervisor`` and ``bench start`` serve it, without any
 	configuration: the readiness ping (``/api/method/ping``) is the worker's only request, and then
 	LiteLLM's tokenizer library is mapped into the worker although no run has asked for it."""
-	from tests.support.scripted_llm import text
-
 	agent = fixtures.agent(llm, name="Warm Stock Web Agent")
 	runs_before = frappe.db.count("Agent Run")
 	web = Web(site, workers=1, threads=1, app="frappe.app:application", preload=True)
@@ -78,14 +80,7 @@ def test_a_stock_web_worker_warms_up_after_its_first_request_before_any_run(site
 		wait_for(mapped, 120, 0.2, "LiteLLM in the web worker")  # no run asked for it: the first request did
 		frappe.db.rollback()
 		assert frappe.db.count("Agent Run") == runs_before
-		llm.respond_with(lambda body: text("warm"))
-		response = web.post(
-			"/api/method/huf.ai.agent.integration.run_agent_sync",
-			{"agent_name": agent, "prompt": "hello", "now": 1, "channel_id": f"warm-{time.time_ns()}"},
-			web.token_headers("Administrator"),
-		)
-		assert response.ok, response.text
-		assert response.json()["message"]["response"] == "warm"
+		answers(web, llm, agent)
 	finally:
 		web.stop()
 		frappe.db.rollback()
