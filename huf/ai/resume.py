@@ -240,7 +240,7 @@ def _notify(row, tool: str) -> None:
 def resolve(run: str, call_id: str, action: str, value: str | None = None) -> dict:
 	"""A person's answer to a run in Needs Attention (the caller checked they may answer): ``retry``
 	runs the interrupted call again, ``skip`` records ``value`` (or a note saying it was skipped) as
-	its result, ``end`` ends the run (Cancelled). Retry and Skip queue the run again. Row-locks the
+	its result, ``end`` ends the run (Cancelled). ``value`` comes stripped and checked by the endpoint. Retry and Skip queue the run again. Row-locks the
 	run: a second answer gets 409."""
 	if action not in ACTIONS:
 		frappe.throw(_("Choose retry, skip or end."))
@@ -264,7 +264,6 @@ def resolve(run: str, call_id: str, action: str, value: str | None = None) -> di
 		# Approved: the loop runs it (a call needing approval counts as approved by this choice)
 		update_row("Agent Tool Call", call.name, {"status": "Approved", **decided, "approval_comment": _("Retried after an interruption")})
 	else:
-		value = (value or "").strip()
 		result = value or json.dumps({"skipped": _(SKIPPED_NOTE).format(call.tool)})
 		update_row("Agent Tool Call", call.name, {"status": SKIPPED, "tool_result": json.dumps({"skipped": True, "value": value or None}), **decided})
 		recorder = Recorder(run, row.conversation, row.agent, row.user)
