@@ -93,6 +93,72 @@ def import_run_path() -> None:
 		importlib.import_module(module)
 
 
+# Huf's run jobs: a stock ``bench worker`` runs these in its own warm process (``InPlaceWorker``).
+IN_PLACE_METHODS = frozenset(
+	{
+		"huf.ai.runs.drain_conversation",
+		"huf.ai.resume.recover_conversation",
+		"huf.ai.flow.runs.run_hop",
+		"huf.ai.flow.runs.recover",
+	}
+)
+IN_PLACE_GROWTH = 512 * 1024 * 1024  # bytes of growth after which a worker forks every job again
+
+
+def in_place_worker_class():
+	"""RQ's forking ``Worker``, except for Huf's run jobs: those run in the worker's own process, warm,
+	as ``bench huf-worker`` runs every job (a fork costs a job 0.1-0.15 s: benchmarks/README.md).
+	Every other app's job is forked as before. The run jobs are Huf's own code, kept by the in-flight
+	watcher: should one crash the process, the watcher of the next worker hands its run on
+	(``huf/ai/inflight.py``). RQ's job timeout still applies (an alarm in the worker's process, as
+	with RQ's ``SimpleWorker``). Should the process grow by ``IN_PLACE_GROWTH`` (a leak), the worker
+	forks every job from then on, and says so in its log."""
+	from rq import SimpleWorker, Worker
+
+	class InPlaceWorker(Worker):
+		in_place = True
+		running_in_place = False
+		baseline: int | None = None
+
+		def execute_job(self, job, queue):
+			if not (self.in_place and (job.kwargs or {}).get("method") in IN_PLACE_METHODS):
+				return super().execute_job(job, queue)
+			self.baseline = self.baseline or resident()
+			self.running_in_place = True
+			try:
+				SimpleWorker.execute_job(self, job, queue)
+			finally:
+				self.running_in_place = False
+			if resident() - self.baseline > IN_PLACE_GROWTH:
+				self.in_place = False
+				self.log.warning("Huf: this worker grew by over %s MB; it forks every job from now on", IN_PLACE_GROWTH >> 20)
+
+		def get_heartbeat_ttl(self, job):
+			if self.running_in_place:  # nobody beats for the worker while it runs the job itself
+				return SimpleWorker.get_heartbeat_ttl(self, job)
+			return super().get_heartbeat_ttl(job)
+
+	return InPlaceWorker
+
+
+def resident() -> int:
+	import psutil
+
+	return psutil.Process().memory_info().rss
+
+
+def run_huf_jobs_in_place() -> None:
+	"""Make Frappe's ``bench worker`` use ``in_place_worker_class`` (its ``start_worker`` builds the
+	worker from the ``Worker`` name in its module), unless the bench's common_site_config.json says
+	``"huf_fork_every_job": 1``."""
+	from frappe.utils import background_jobs
+
+	with frappe.init_site():  # no site: the bench's common_site_config.json
+		fork_every_job = frappe.conf.get("huf_fork_every_job")
+	if not fork_every_job:
+		background_jobs.Worker = in_place_worker_class()
+
+
 def start(queue: str, burst: bool = False, max_jobs: int = MAX_JOBS) -> None:
 	from frappe.utils.background_jobs import get_queue_list, get_redis_conn
 	from rq import SimpleWorker

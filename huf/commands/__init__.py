@@ -5,6 +5,8 @@ hook that runs when a worker starts, so Huf wraps Frappe's ``worker`` and ``work
 when one of them runs (and only then), the process warms up (``huf.ai.worker.warm``) before it
 forks its first job, and every job inherits LiteLLM instead of importing it (seconds per job); and
 it starts the watcher that hands on a dead worker's runs within seconds (``huf.ai.inflight``).
+``bench worker`` also runs Huf's run jobs in its own warm process instead of a fork
+(``huf.ai.worker.in_place_worker_class``); every other job is forked as before.
 """
 
 import functools
@@ -13,7 +15,7 @@ import click
 from frappe.commands.scheduler import start_worker, start_worker_pool
 
 
-def warm_first(command: click.Command) -> None:
+def warm_first(command: click.Command, before=None) -> None:
 	run = command.callback
 	if getattr(run, "huf_warms_first", False):  # wrapped once, even if this module is loaded again
 		return
@@ -25,13 +27,21 @@ def warm_first(command: click.Command) -> None:
 
 		warm()
 		start_watcher()  # hands on the work of workers that died (huf/ai/inflight.py)
+		if before:
+			before()
 		return run(*args, **kwargs)
 
 	warm_then_run.huf_warms_first = True
 	command.callback = warm_then_run
 
 
-warm_first(start_worker)
+def run_in_place() -> None:
+	from huf.ai.worker import run_huf_jobs_in_place
+
+	run_huf_jobs_in_place()
+
+
+warm_first(start_worker, before=run_in_place)
 warm_first(start_worker_pool)
 
 

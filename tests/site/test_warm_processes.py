@@ -85,3 +85,32 @@ def test_a_stock_web_worker_warms_up_after_its_first_request_before_any_run(site
 		web.stop()
 		frappe.db.rollback()
 
+
+
+def test_frappes_worker_runs_huf_run_jobs_in_its_own_process_and_forks_every_other_job(site, llm, workers):
+	"""Stock ``bench worker``: a run's job runs in the worker's warm process (its in-flight entry
+	names the worker's pid), while any other job still gets a forked work horse of its own."""
+	import json
+
+	from huf.ai.agent.integration import get_agent_run_status, run_agent_sync
+	from huf.ai.inflight import INFLIGHT
+	from tests.support.scripted_llm import hang, text
+
+	agent = fixtures.agent(llm, name="In Place Agent")
+	llm.script(hang(2, then=text("done")))
+	run = run_agent_sync(agent, "hello")
+	frappe.db.commit()
+	workers.start(1, "worker")
+	worker = workers.procs[0].pid
+	field = f"{site}|conversation|{run['conversation']}"
+	entry = wait_for(lambda: frappe.cache.execute_command("HGET", INFLIGHT, field), 120, 0.05, "the run's in-flight entry")
+	assert json.loads(entry)["pid"] == worker
+	assert [p.pid for p in _tree(worker)] == [worker]  # no work horse: the worker runs it itself
+
+	wait_for(lambda: get_agent_run_status(run["run"])["status"] in ("Success", "Failed"), 60, 0.1, "the run to end")
+	final = get_agent_run_status(run["run"])
+	assert final["status"] == "Success" and final["response"] == "done"
+
+	frappe.enqueue("frappe.utils.background_jobs.test_job", queue="long", s=3)
+	horses = wait_for(lambda: [p.pid for p in _tree(worker) if p.pid != worker] or None, 30, 0.05, "a work horse")
+	assert len(horses) == 1
