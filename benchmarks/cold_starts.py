@@ -11,7 +11,9 @@ no other worker serving the bench's queues:
    anew for each sample), serving Frappe's own app module and ``huf.wsgi``, both with ``--preload``
    as ``bench setup supervisor`` writes it. The readiness ping is the worker's first request: under
    ``frappe.app`` it starts Huf's warm-up in a background thread (``huf.ai.worker.warm_in_background``),
-   so the stock worker's first run is timed right after it and ``--web-after`` seconds later.
+   so the stock worker's first run is timed right after it and ``--web-after`` seconds later. A stock
+   ``bench worker`` runs beside the web server, as ``bench setup supervisor`` sets it up: a run that
+   comes while the web worker is still warming up is offered to it (``huf.ai.runs.wait_while_warming``).
 """
 
 from __future__ import annotations
@@ -87,28 +89,40 @@ def background(site: str, llm, command: str, runs: int) -> None:
 def web_first_run(site: str, llm, module: str, starts: int, after: float = 0.0) -> None:
 	"""``after``: seconds between the readiness ping (the worker's first request) and the first run,
 	as a person opening the chat page and typing; 0 sends the run at once."""
-	from tests.site.conftest import Web
+	from tests.site.conftest import Workers, wait_for
 
 	name = agent(llm)
 	first, second = [], []
-	for i in range(starts):
-		web = Web(site, workers=1, threads=1, app=WEB_APPS[module], preload=True)
-		try:
-			headers = web.token_headers("Administrator")
-			time.sleep(after)
-			for timings in (first, second):
-				clock = time.perf_counter()
-				response = web.post(
-					"/api/method/huf.ai.agent.integration.run_agent_sync",
-					{"agent_name": name, "prompt": f"web {i}", "now": 1, "channel_id": f"web-{time.time_ns()}"},
-					headers,
-				)
-				timings.append(time.perf_counter() - clock)
-				assert response.ok and response.json()["message"]["status"] == "Success", response.text
-		finally:
-			web.stop()
+	workers = Workers(site)  # a stock worker beside the web server, as `bench setup supervisor` writes it
+	workers.start(1, "worker")
+	wait_for(lambda: registered({workers.procs[0].pid}), 120, 0.2, "the worker")
+	try:
+		for i in range(starts):
+			web_start(site, name, module, i, after, first, second)
+	finally:
+		workers.stop()
 	print(f"  first inline run:  {spread(first)}")
 	print(f"  second inline run: {spread(second)}")
+
+
+def web_start(site: str, name: str, module: str, i: int, after: float, first: list, second: list) -> None:
+	from tests.site.conftest import Web
+
+	web = Web(site, workers=1, threads=1, app=WEB_APPS[module], preload=True)
+	try:
+		headers = web.token_headers("Administrator")
+		time.sleep(after)
+		for timings in (first, second):
+			clock = time.perf_counter()
+			response = web.post(
+				"/api/method/huf.ai.agent.integration.run_agent_sync",
+				{"agent_name": name, "prompt": f"web {i}", "now": 1, "channel_id": f"web-{time.time_ns()}"},
+				headers,
+			)
+			timings.append(time.perf_counter() - clock)
+			assert response.ok and response.json()["message"]["status"] == "Success", response.text
+	finally:
+		web.stop()
 
 
 def main() -> None:

@@ -20,7 +20,7 @@ import frappe
 from frappe import _
 from frappe.utils import add_to_date, now_datetime
 
-from huf.ai import executor, inflight, lifecycle, models, resume, run_setup
+from huf.ai import event_log, executor, inflight, lifecycle, models, resume, run_setup, worker
 from huf.ai.attachments import parse_names, read_attachments
 from huf.ai.conversations import resolve_conversation
 from huf.ai.lifecycle import heartbeat_key, key_exists, lock_key, lock_ttl, wake
@@ -29,6 +29,7 @@ from huf.ai.rows import commit, next_sequence
 from huf.permissions import can_run_agent
 
 INLINE_LOCK_WAIT = 120  # how long an inline run waits for runs queued before it
+WARMING_POLL_MS = 50  # how often a run waiting for a process's warm-up looks at the warm-up again
 DEFAULT_MAX_PROMPT_CHARS = 100_000
 
 
@@ -70,10 +71,11 @@ def queue_run(
 		agent.name, user, conversation_id, channel_id, external_id, bool(agent.persist_conversation)
 	)
 	inline = user != "Guest" and bool(now or agent.run_immediately)  # guests never hold a web worker
+	cold = inline and worker.warming()  # this web process is still loading the AI libraries
 	# A conversation made just now for an inline run: nobody knows it yet, so nothing can be queued
 	# before its first run and no drainer can be waiting for it. The run starts here, without a commit
 	# before it or a claim (its first commit comes with the person's message, in the executor).
-	starting = inline and new
+	starting = inline and new and not cold
 	attachments, sequence = json.dumps(files) if files else None, 1 if new else next_sequence(conversation, "last_run_sequence")
 	run = lifecycle.create(
 		"trigger" if trigger else "chat",
@@ -95,10 +97,28 @@ def queue_run(
 		)  # its row as the drainer would read it (executor.QUEUED_FIELDS)
 		if starting:
 			return drain(conversation, until=run.name, wait=INLINE_LOCK_WAIT, started=(known, run)) or lifecycle.status_of(run.name)
+		if cold:
+			wake(conversation)  # a warm background worker may start it before this process could
 		commit()  # visible to the drainer that may run it, and the conversation's row lock let go
+		if cold:
+			wait_while_warming(run.name)
 		return drain(conversation, until=run.name, wait=INLINE_LOCK_WAIT, known=known) or lifecycle.status_of(run.name)
 	wake(conversation)
 	return {"run": run.name, "conversation": conversation, "status": "Queued"}
+
+
+def wait_while_warming(run: str) -> None:
+	"""An inline run that came while this web process was still loading the AI libraries (its first
+	request: ``worker.warm_in_background``) is also offered to the background workers, which are warm
+	(a stock ``bench worker`` runs it at once, in its own process). Wait until one of them has started
+	it (its Started event) or this process is warm; then the inline drain waits for the conversation's
+	lock as usual: for the worker to finish the run, or to run it here if no worker took it."""
+	key, after = event_log.log_key(run), "0-0"
+	while worker.warming():
+		for entry_id, name, data in event_log.read(key, after, WARMING_POLL_MS):
+			after = entry_id
+			if name == "status" and data.get("status") != "Queued":
+				return
 
 
 def check_prompt(prompt) -> str:

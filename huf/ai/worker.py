@@ -47,6 +47,12 @@ def warm(freeze: bool = True) -> None:
 
 _warming = threading.Lock()
 _warmed_pid: int | None = None
+_warm_thread: threading.Thread | None = None
+
+
+def warming() -> bool:
+	"""True while this process's warm-up thread (``warm_in_background``) is still loading."""
+	return _warmed_pid == os.getpid() and _warm_thread is not None and _warm_thread.is_alive()
 
 
 def warm_in_background() -> None:
@@ -57,7 +63,7 @@ def warm_in_background() -> None:
 	request goes on at once; a run that comes while the thread is still importing waits for the
 	imports it needs (Python's import locks), it does not import them a second time. The warm-up's
 	only model call goes to its own loopback server (``engine/warmup.py``)."""
-	global _warmed_pid
+	global _warmed_pid, _warm_thread
 	pid = os.getpid()
 	if _warmed_pid == pid or not _warming.acquire(blocking=False):
 		return
@@ -66,7 +72,8 @@ def warm_in_background() -> None:
 			return
 		_warmed_pid = pid
 		if "litellm" not in sys.modules:  # huf.wsgi, or a worker forked from a warm parent: nothing to do
-			threading.Thread(target=_warm_quietly, name="huf-warm-up", daemon=True).start()
+			_warm_thread = threading.Thread(target=_warm_quietly, name="huf-warm-up", daemon=True)
+			_warm_thread.start()
 	finally:
 		_warming.release()
 
@@ -93,15 +100,10 @@ def import_run_path() -> None:
 		importlib.import_module(module)
 
 
-# Huf's run jobs: a stock ``bench worker`` runs these in its own warm process (``InPlaceWorker``).
-IN_PLACE_METHODS = frozenset(
-	{
-		"huf.ai.runs.drain_conversation",
-		"huf.ai.resume.recover_conversation",
-		"huf.ai.flow.runs.run_hop",
-		"huf.ai.flow.runs.recover",
-	}
-)
+# Huf's run jobs, told by their ids (the job's data is not unpickled in the worker's process to
+# decide): a conversation's drainer (``lifecycle.wake``), a flow's hop (``flow.runs.enqueue_hop``),
+# the recovery of either (``inflight.Watcher.recover``). Frappe puts the site before the "::".
+IN_PLACE_JOBS = ("huf-drain:", "huf-flow:", "huf-recover:")
 IN_PLACE_GROWTH = 512 * 1024 * 1024  # bytes of growth after which a worker forks every job again
 
 
@@ -121,9 +123,10 @@ def in_place_worker_class():
 		baseline: int | None = None
 
 		def execute_job(self, job, queue):
-			if not (self.in_place and (job.kwargs or {}).get("method") in IN_PLACE_METHODS):
+			if not (self.in_place and job.id.partition("::")[2].startswith(IN_PLACE_JOBS)):
 				return super().execute_job(job, queue)
 			self.baseline = self.baseline or resident()
+			self._horse_pid = 0  # no work horse: a cold shutdown must not signal the last one's pid
 			self.running_in_place = True
 			try:
 				SimpleWorker.execute_job(self, job, queue)

@@ -114,3 +114,48 @@ def test_frappes_worker_runs_huf_run_jobs_in_its_own_process_and_forks_every_oth
 	frappe.enqueue("frappe.utils.background_jobs.test_job", queue="long", s=3)
 	horses = wait_for(lambda: [p.pid for p in _tree(worker) if p.pid != worker] or None, 30, 0.05, "a work horse")
 	assert len(horses) == 1
+
+
+def test_a_run_that_comes_while_a_stock_web_worker_warms_up_is_run_by_a_warm_worker(site, llm, workers):
+	"""A fresh ``frappe.app`` web worker whose first requests are the readiness ping and at once an
+	inline run: the web worker is still loading the AI libraries, so the run goes to the warm stock
+	``bench worker`` (its in-flight entry names the worker's pid), and the request answers with it."""
+	import json
+	import threading
+
+	from huf.ai.inflight import INFLIGHT
+	from tests.support.scripted_llm import hang, text
+
+	agent = fixtures.agent(llm, name="Handed Over Agent")
+	llm.script(hang(1, then=text("from a warm worker")))
+	workers.start(1, "worker")
+	worker = workers.procs[0].pid
+	wait_for(lambda: any(w.pid == worker for w in _rq_workers()), 120, 0.2, "the worker")
+	web = Web(site, workers=1, threads=1, app="frappe.app:application", preload=True)
+	answered: list = []
+	try:
+		headers = web.token_headers("Administrator")
+		channel = f"cold-{time.time_ns()}"
+		data = {"agent_name": agent, "prompt": "hello", "now": 1, "channel_id": channel}
+		post = threading.Thread(
+			target=lambda: answered.append(web.post("/api/method/huf.ai.agent.integration.run_agent_sync", data, headers))
+		)
+		post.start()
+		conversation = wait_for(lambda: frappe.db.get_value("Agent Conversation", {"channel_id": channel}), 60, 0.05, "the conversation")
+		field = f"{site}|conversation|{conversation}"
+		entry = wait_for(lambda: frappe.cache.execute_command("HGET", INFLIGHT, field), 60, 0.02, "the run's in-flight entry")
+		assert json.loads(entry)["pid"] == worker
+		post.join(60)
+		assert answered and answered[0].ok, answered and answered[0].text
+		message = answered[0].json()["message"]
+		assert message["status"] == "Success" and message["response"] == "from a warm worker"
+	finally:
+		web.stop()
+		frappe.db.rollback()
+
+
+def _rq_workers():
+	from frappe.utils.background_jobs import get_redis_conn
+	from rq import Worker
+
+	return Worker.all(connection=get_redis_conn())
