@@ -141,7 +141,7 @@ def test_a_run_that_comes_while_a_stock_web_worker_warms_up_is_run_by_a_warm_wor
 			target=lambda: answered.append(web.post("/api/method/huf.ai.agent.integration.run_agent_sync", data, headers))
 		)
 		post.start()
-		conversation = wait_for(lambda: frappe.db.get_value("Agent Conversation", {"channel_id": channel}), 60, 0.05, "the conversation")
+		conversation = wait_for(lambda: frappe.db.get_value("Agent Conversation", {"channel": channel}), 60, 0.05, "the conversation")
 		field = f"{site}|conversation|{conversation}"
 		entry = wait_for(lambda: frappe.cache.execute_command("HGET", INFLIGHT, field), 60, 0.02, "the run's in-flight entry")
 		assert json.loads(entry)["pid"] == worker
