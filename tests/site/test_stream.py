@@ -156,6 +156,7 @@ def test_refusals_are_error_events_with_the_right_status_and_create_nothing(site
 	headers = web.token_headers("Administrator")
 	before = frappe.db.count("Agent Run")
 	disabled = fixtures.agent(llm, name="Sleeping Agent", disabled=1)
+	limit = frappe.db.get_single_value("Agent Settings", "max_prompt_chars")
 	frappe.db.set_single_value("Agent Settings", "max_prompt_chars", 50)
 	frappe.db.commit()
 	cases = [
@@ -171,7 +172,7 @@ def test_refusals_are_error_events_with_the_right_status_and_create_nothing(site
 			assert response.text.startswith("event: error")
 			assert says in json.loads(response.text.split("data: ", 1)[1])["message"]
 	finally:
-		frappe.db.set_single_value("Agent Settings", "max_prompt_chars", 0)
+		frappe.db.set_single_value("Agent Settings", "max_prompt_chars", limit)  # as it was: 0 is refused on save
 		frappe.db.commit()
 	response = requests.get(f"{web.base}/huf/stream/{agent}", params={"prompt": "hi"}, headers=headers, timeout=30)
 	assert response.status_code == 405  # no GET starts a run
