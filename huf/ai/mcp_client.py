@@ -18,12 +18,17 @@ import frappe
 from frappe import _
 from frappe.utils import cint, now_datetime
 
-from huf.ai.engine.mcp import Auth, MCPPool, OAuthSettings, Policy, ServerConfig, ToolSpec
+from typing import TYPE_CHECKING
+
+from huf.ai.engine.mcp import Auth, OAuthSettings, Policy, ServerConfig, ToolSpec
 from huf.ai.engine.tools import Tool
 from huf.ai.mcp_tokens import MCPTokenStore, redirect_uri
 from huf.ai.outbound import allowed_hosts
 from huf.ai.tools.effects import chosen_effect
 from huf.permissions import can_run_agent, is_manager
+
+if TYPE_CHECKING:
+	from huf.ai.engine.mcp import MCPPool
 
 FAILED_SYNC = "huf:mcp_sync_failed:"  # + server: an auto-sync failed; wait an interval before the next try
 
@@ -119,6 +124,8 @@ def create_mcp_tools(agent) -> tuple[list[Tool], MCPPool | None]:
 	rows = [row for row in agent.get("agent_mcp_server") or [] if row.enabled]
 	if not rows:
 		return [], None
+	from huf.ai.engine.mcp import MCPPool  # the SDK: only for runs that have MCP servers
+
 	pool = MCPPool(policy())
 	tools: list[Tool] = []
 	for row in rows:

@@ -4,7 +4,7 @@ messages of the next run). The model and its provider come from ``huf/ai/models.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 import frappe
 from frappe import _
@@ -16,7 +16,6 @@ from huf.ai.engine import llm
 from huf.ai.engine.context import ContextSettings, build_context
 from huf.ai.engine.events import Usage
 from huf.ai.engine.loop import DEFAULT_MAX_RESPONSE_CHARS, LoopSettings
-from huf.ai.engine.mcp import MCPPool
 from huf.ai.engine.tools import Tool
 from huf.ai.knowledge.context_builder import KnowledgeUse, build_knowledge_context
 from huf.ai.mcp_client import create_mcp_tools
@@ -24,6 +23,9 @@ from huf.ai.models import fallback_models, model_spec
 from huf.ai.tools import load_agent_tools
 from huf.ai.tools.context import RunContext
 from huf.ai.tools.knowledge import knowledge_tools
+
+if TYPE_CHECKING:
+	from huf.ai.engine.mcp import MCPPool
 
 
 @dataclass

@@ -30,7 +30,6 @@ MAX_JOBS = 1000
 
 
 def warm(freeze: bool = True) -> None:
-	import huf.ai.runs  # noqa: F401 - Frappe's document and query modules come with it
 	import_run_path()
 	from huf.ai.engine.llm import preload
 
@@ -87,10 +86,14 @@ def _warm_quietly() -> None:
 		print(f"Huf: the warm-up of this web process failed:\n{traceback.format_exc()}", file=sys.stderr)
 
 
-# What a run's job imports on its way that ``huf.ai.runs`` does not: each is 5-80 ms in every forked
-# job otherwise (psutil: the in-flight entry's process start time; the others: Frappe's job hooks, a
-# controller read on every run).
-RUN_PATH_MODULES = ("psutil", "frappe.recorder", "frappe.monitor", "huf.huf.doctype.agent_settings.agent_settings", "huf.ai.executor")
+# The run path (``huf.ai.runs``: Frappe's document and query modules come with it), and what a run's
+# job imports on its way that ``huf.ai.runs`` does not: each is 5-80 ms in every forked job otherwise
+# (psutil: the in-flight entry's process start time; the others: Frappe's job hooks, a controller
+# read on every run).
+RUN_PATH_MODULES = (
+	"huf.ai.runs", "psutil", "frappe.recorder", "frappe.monitor", "huf.huf.doctype.agent_settings.agent_settings", "huf.ai.executor",
+	"huf.ai.engine.mcp.pool",  # the MCP SDK, for runs with MCP servers (a run without one does not import it)
+)  # fmt: skip
 
 
 def import_run_path() -> None:

@@ -19,14 +19,19 @@ from huf.ai.engine.mcp.config import (
 	check_server,
 )
 from huf.ai.engine.mcp.names import ToolSpec
-from huf.ai.engine.mcp.pool import (
-	ConnectionReport,
-	MCPPool,
-	begin_sign_in,
-	finish_sign_in,
-	list_tools,
-	test_connection,
-)
+
+# ``pool`` imports the ``mcp`` SDK (over half a second): only when one of its names is asked for, so
+# a run without MCP servers, and a web process's first request, never load it.
+_POOL = {"ConnectionReport", "MCPPool", "begin_sign_in", "finish_sign_in", "list_tools", "test_connection"}
+
+
+def __getattr__(name: str):
+	if name in _POOL:
+		from huf.ai.engine.mcp import pool
+
+		return getattr(pool, name)
+	raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
 	"Auth",
