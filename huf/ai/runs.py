@@ -154,7 +154,8 @@ def drain(conversation: str, until: str | None = None, wait: float = 0, known=No
 	queued while it worked is never stranded (and the sweep re-wakes any conversation left behind)."""
 	if not wait:
 		frappe.cache.set(waiting_key(conversation), "1", ex=max(lock_ttl() * 10, 60))
-	lock = frappe.cache.lock(lock_key(conversation), timeout=lock_ttl(), blocking_timeout=wait, thread_local=False)
+	# an inline run waiting behind another drainer looks every 10 ms (redis-py waits 100 ms between tries)
+	lock = frappe.cache.lock(lock_key(conversation), timeout=lock_ttl(), blocking_timeout=wait, sleep=0.01, thread_local=False)
 	if not lock.acquire(blocking=wait > 0):
 		if wait:  # an inline run that waited too long: it runs in the background instead
 			wake(conversation)
