@@ -27,7 +27,8 @@ type Props = {
 /** Start a run, with optional input (what the steps read as "trigger"): a test run of what is on
  * screen, or a run of the saved version. */
 export function RunDialog({ flowId, draft, dirty, active, version, onStarted, onClose }: Props) {
-	const [choice, setChoice] = useState<RunChoice>(draft ? "draft" : "saved");
+	// unsaved changes: testing them is what is wanted most often; none: the saved version is the same
+	const [choice, setChoice] = useState<RunChoice>(draft && dirty ? "draft" : "saved");
 	const [input, setInput] = useState("");
 	const [error, setError] = useState<string | undefined>();
 	const name = useId();
