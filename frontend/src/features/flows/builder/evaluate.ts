@@ -1,7 +1,7 @@
 // An expression's value against a run's flow data, for the builder's previews (the last test run's
 // values as you type): the tree expr.ts reads, walked as the server's evaluator walks it
 // (huf/ai/engine/flow/evaluator.py: same operations, same refusals in its words). A tree walk only:
-// nothing is ever run as code. Numbers are JavaScript's, so a whole number and its float are one.
+// nothing is ever run as code, and only a record's own keys are read. Numbers are JavaScript's, so a whole number and its float are one.
 import { placeholders, readExpression, type Node } from "./expr";
 
 export type Evaluated = { ok: true; value: unknown } | { ok: false; error: string };
@@ -34,7 +34,7 @@ function same(left: unknown, right: unknown): boolean {
 	if (Array.isArray(left) && Array.isArray(right)) return left.length === right.length && left.every((item, index) => same(item, right[index]));
 	if (isRecord(left) && isRecord(right)) {
 		const keys = Object.keys(left);
-		return keys.length === Object.keys(right).length && keys.every((key) => key in right && same(left[key], right[key]));
+		return keys.length === Object.keys(right).length && keys.every((key) => Object.hasOwn(right, key) && same(left[key], right[key]));
 	}
 	return left === right || (left === undefined && right === null) || (left === null && right === undefined);
 }
@@ -51,7 +51,7 @@ function contains(left: unknown, right: unknown): boolean {
 		return right.includes(left);
 	}
 	if (Array.isArray(right)) return right.some((item) => same(item, left));
-	if (isRecord(right)) return typeof left === "string" && left in right;
+	if (isRecord(right)) return typeof left === "string" && Object.hasOwn(right, left);
 	throw new Refused(`'in' looks inside a list, text or record, not a ${kind(right)}.`);
 }
 
@@ -102,7 +102,7 @@ function arithmetic(op: string, left: unknown, right: unknown): unknown {
 
 function index(owner: unknown, key: unknown): unknown {
 	if (isRecord(owner)) {
-		if (typeof key !== "string" || !(key in owner)) throw new Refused(`There is no key ${JSON.stringify(key)} here.`);
+		if (typeof key !== "string" || !Object.hasOwn(owner, key)) throw new Refused(`There is no key ${JSON.stringify(key)} here.`);
 		return owner[key];
 	}
 	if (!isSequence(owner)) throw new Refused(`A ${kind(owner)} cannot be indexed with [...].`);
@@ -120,14 +120,14 @@ function walk(node: Node, context: Record<string, unknown>): unknown {
 			return node.value;
 		case "Name": {
 			const name = node.name as string;
-			if (!(name in context)) throw new Refused(`There is no value named ${JSON.stringify(name)} in the flow's data.`);
+			if (!Object.hasOwn(context, name)) throw new Refused(`There is no value named ${JSON.stringify(name)} in the flow's data.`);
 			return context[name];
 		}
 		case "Attribute": {
 			const owner = walk(at(0), context);
 			const key = node.name as string;
 			if (!isRecord(owner)) throw new Refused(`'${key}' was asked of a ${kind(owner)}; only records (objects) have named keys.`);
-			if (!(key in owner)) throw new Refused(`There is no key '${key}' here; the keys are ${Object.keys(owner).slice(0, 10).join(", ") || "none"}.`);
+			if (!Object.hasOwn(owner, key)) throw new Refused(`There is no key '${key}' here; the keys are ${Object.keys(owner).slice(0, 10).join(", ") || "none"}.`);
 			return owner[key];
 		}
 		case "Subscript": {
