@@ -79,7 +79,7 @@ export function variablesAt(nodeId: string, nodes: StepNode[], edges: LinkEdge[]
 		add(resultPath(id), about, node);
 		const kept = text(node.data.config.output_key);
 		if (isPlainName(kept)) add(kept, about, node);
-		for (const key of keysSetBy(node).filter(isPlainName)) add(key, `set by "${labelOf(node)}"`);
+		for (const key of keysSetBy(node).filter(isPlainName)) add(key, `set by "${labelOf(node)}"`, node);
 	}
 	return found;
 }
