@@ -170,6 +170,7 @@ function FlowView({ flow }: { flow: Flow }) {
 					onStarted={(run, choice) => {
 						// the dialog closes first, so a prompt about unsaved changes never opens under it
 						setDialog(null);
+						void queryClient.invalidateQueries({ queryKey: ["flow-runs", flow.flow_id] });
 						if (choice === "draft") setTestRun(run);
 						else navigate(`/flows/runs/${run}`);
 					}}
