@@ -171,6 +171,8 @@ def cases(w) -> list[Case]:
 		Case("huf.ai.flow.api.list_flows", {}, {"alice", "bob", "manager"}, "GET"),
 		Case("huf.ai.flow.api.save_flow_definition", {"flow_id": w.flow, "flow_name": "Matrix Flow"}, {"manager"}),
 		Case("huf.ai.flow.api.run_flow", {"flow_id": w.flow, "payload": {"from": "matrix"}}, {"alice", "bob", "manager"}),
+		# a test run of a draft: who may change the flow; with no graph sent, a manager gets past the check to a 417
+		Case("huf.ai.flow.api.run_flow_draft", {"flow_id": w.flow}, {"manager"}, through=frozenset({417})),
 		Case("huf.ai.flow.api.get_flow_run", {"flow_run": w.flow_run}, {"alice", "manager"}, "GET"),
 		Case("huf.ai.flow.api.list_flow_runs", {"flow_id": w.flow}, {"alice", "bob", "manager"}, "GET"),
 		Case("huf.ai.flow.api.resume_flow_run", {"flow_run": w.flow_run}, {"alice", "manager"}),

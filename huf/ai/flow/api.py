@@ -3,6 +3,8 @@ Each checks the caller's permission first, then makes one call inward, and answe
 
 from __future__ import annotations
 
+import json
+
 import frappe
 from frappe import _
 
@@ -86,9 +88,10 @@ def list_flows() -> list[dict]:
 
 RUN_FIELDS = (
 	"name", "flow_definition", "flow_id", "flow_version", "mode", "status", "user", "trigger_type", "current_node_id",
-	"hop_count", "max_hops", "started_at", "completed_at", "last_agent_run", "conversation", "last_error", "due_at",
+	"hop_count", "max_hops", "started_at", "completed_at", "last_agent_run", "conversation", "last_error", "due_at", "is_test",
 )  # fmt: skip
-STEP_FIELDS = ("hop", "node_id", "node_label", "node_type", "status", "agent_run", "output", "error", "started_at", "duration_ms", "repeats")
+STEP_FIELDS = ("hop", "node_id", "node_label", "node_type", "status", "agent_run", "input", "output", "error", "started_at", "duration_ms", "repeats")
+DRAFT_CHARS = 1_000_000  # the most a test run's graph may hold, as JSON text
 
 
 def _may_run_flows(user: str) -> None:
@@ -105,6 +108,18 @@ def run_flow(flow_id: str, payload=None, mode: str | None = None) -> dict:
 	return {"flow_run": runs.start_run(flow_id, payload, user, "Manual", mode), "status": "Queued"}
 
 
+@frappe.whitelist(methods=["POST"])
+def run_flow_draft(flow_id: str, definition=None, payload=None, mode: str | None = None) -> dict:
+	"""A test run of the graph as the builder shows it, saved or not (who may change the flow): checked
+	as a save checks it, kept on the run (``is_test``), run as the caller. Triggers never start one."""
+	user = frappe.session.user
+	_may_run_flows(user)
+	_flow(flow_id, "write")
+	if definition is None or len(definition if isinstance(definition, str) else json.dumps(definition, default=str)) > DRAFT_CHARS:
+		frappe.throw(_("Send the flow's steps to test (at most {0} characters of them).").format(DRAFT_CHARS), title=_("Check the Flow"))
+	return {"flow_run": runs.start_draft_run(flow_id, definition, payload, user, mode), "status": "Queued", "is_test": 1}
+
+
 @frappe.whitelist()
 def get_flow_run(flow_run: str) -> dict:
 	"""The run (its owner, its approvers while it waits, Huf Managers): fields, context, timeline."""
@@ -117,6 +132,7 @@ def get_flow_run(flow_run: str) -> dict:
 		"can_approve": doc.status == "Waiting Approval" and approvals.is_approver(waiting, frappe.session.user),
 		"can_resolve": doc.status == runs.ATTENTION and attention.may_decide(doc, waiting, frappe.session.user),
 		"steps": [{f: row.get(f) for f in STEP_FIELDS} for row in sorted(doc.steps, key=lambda row: row.hop or 0)],
+		"definition": definitions.parsed(doc.definition_json) if doc.is_test and doc.definition_json else None,
 	}
 
 

@@ -46,9 +46,10 @@ def parsed(value) -> dict:
 	return found
 
 
-def check(doc) -> dict:
+def check(doc, secrets: bool = True) -> dict:
 	"""The definition of Flow Definition ``doc`` made whole (its id is the Flow ID) and checked; every
-	problem is reported at once, each with its node's id and label."""
+	problem is reported at once, each with its node's id and label. ``secrets`` False (a test run's
+	draft): webhook secrets are masked in the graph, never stored."""
 	if not FLOW_ID.match(doc.flow_id or ""):
 		frappe.throw(
 			_("Flow ID {0} may hold only lower-case letters, digits and dashes, e.g. qualify-leads.").format(frappe.bold(doc.flow_id or "")),
@@ -63,7 +64,10 @@ def check(doc) -> dict:
 			_("The graph's id is {0} but the Flow ID is {1}; they must be the same.").format(frappe.bold(definition["id"]), frappe.bold(doc.flow_id)),
 			title=_("Check the Flow"),
 		)
-	keep_secrets(doc.flow_id, definition)
+	if secrets:
+		keep_secrets(doc.flow_id, definition)
+	else:
+		mask_secrets(definition)
 	problems = validate(definition, SiteKnows())
 	if problems:
 		lines = [_describe(p) for p in problems[:MAX_PROBLEMS_SHOWN]]
@@ -84,6 +88,16 @@ def keep_secrets(flow: str, definition: dict) -> None:
 		secret = config.get("secret")
 		if isinstance(secret, str) and secret and set(secret) != {"*"}:
 			set_encrypted_password("Flow Definition", flow, secret, SECRET_FIELD + str(node.get("id")))
+			config["secret"] = SECRET_MASK
+
+
+def mask_secrets(definition: dict) -> None:
+	"""A webhook trigger's secret typed in a draft: only its mask is kept (a test run is never called
+	from outside, so it needs none)."""
+	for node in definition.get("nodes") or []:
+		data = node.get("data") if isinstance(node.get("data"), dict) else {}
+		config = data.get("config") or node.get("config")
+		if node.get("type") == "trigger.webhook" and isinstance(config, dict) and config.get("secret"):
 			config["secret"] = SECRET_MASK
 
 

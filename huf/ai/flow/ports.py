@@ -37,8 +37,10 @@ FINISHED = ("Success", "Failed", "Cancelled")
 class SitePorts:
 	def __init__(self, run, graph, since=None):
 		self.run, self.graph, self.since = run, graph, since
+		self.sent = None  # what the step sent out (kept on its step row as its input): a tool's arguments, an agent's prompt
 
 	def run_agent(self, agent: str, prompt: str, node_id: str) -> AgentResult:
+		self.sent = {"prompt": prompt}
 		if self.since:
 			earlier = self._earlier_run(node_id)
 			if earlier:
@@ -104,6 +106,7 @@ class SitePorts:
 		return self.run.conversation
 
 	def call_tool(self, tool: str, arguments: dict):
+		self.sent = arguments
 		if not frappe.db.exists("Agent Tool Function", tool or ""):
 			raise ToolError(_("There is no tool {0}.").format(tool))
 		ctx = RunContext(

@@ -41,7 +41,7 @@ from huf.ai.engine.flow.control import approvers
 from huf.ai.engine.flow.graph import Graph, parse
 from huf.ai.engine.flow.step import RunState, StepResult, step
 from huf.ai.flow import events
-from huf.ai.flow.definitions import definition_at, parsed
+from huf.ai.flow.definitions import check, definition_at, parsed
 from huf.ai.flow.ports import SitePorts
 from huf.ai.rows import commit, insert_row, update_row
 from huf.ai.runs import heartbeat, lock_ttl
@@ -50,7 +50,8 @@ from huf.ai.tools.effects import tool_effect
 HOP_JOB = "huf.ai.flow.runs.run_hop"
 FIELDS = [
 	"name", "flow_definition", "flow_id", "flow_version", "mode", "status", "user", "current_node_id", "hop_count",
-	"max_hops", "context_json", "loop_state", "attempt", "due_at", "waiting", "last_agent_run", "conversation",
+	"max_hops", "context_json", "loop_state", "attempt", "due_at", "waiting", "last_agent_run", "conversation", "is_test",
+	"definition_json",
 ]  # fmt: skip
 SHORT_WAIT = 10.0  # seconds: a retry due sooner waits in its hop job, a later one for the sweep
 STATUS = {"continue": "Queued", "waiting": "Waiting Approval", "success": "Success", "failed": "Failed"}
@@ -60,15 +61,21 @@ HANDOFF_WAIT = 2.0  # seconds a hop waits for the run's lock: the hop before enq
 TIME_SLICE = 2.0  # seconds a job goes on running a run's ready hops (Agent Settings' Flow time slice)
 
 
-def start_run(flow: str, payload: dict | None, user: str, trigger_type: str = "Manual", mode: str | None = None) -> str:
+def start_run(
+	flow: str, payload: dict | None, user: str, trigger_type: str = "Manual", mode: str | None = None, draft: dict | None = None
+) -> str:  # fmt: skip
 	"""Insert a Queued Flow Run of ``flow`` (its current version pinned) acting as ``user`` and
-	enqueue its first hop after the commit; returns its name. Permissions are the caller's job."""
+	enqueue its first hop after the commit; returns its name. Permissions are the caller's job.
+	``draft``: a test run of that graph (already checked: ``start_draft_run``), kept on the run; it
+	is started by a person only, so its trigger type is always Manual."""
 	row = frappe.db.get_value("Flow Definition", flow or "", ["name", "status", "version"], as_dict=True)
 	if not row:
 		frappe.throw(_("There is no flow {0}.").format(frappe.bold(flow or "")), frappe.DoesNotExistError)
 	if row.status != "Active" and trigger_type != "Manual":
 		frappe.throw(_("The flow {0} is {1}; only Active flows are started by triggers.").format(frappe.bold(flow), row.status))
-	definition = definition_at(row.name, row.version)
+	if draft is not None and trigger_type != "Manual":
+		frappe.throw(_("Test runs of a draft are started from the builder only, never by a trigger."))
+	definition = draft if draft is not None else definition_at(row.name, row.version)
 	graph = parse(definition)
 	if not graph.entry:
 		frappe.throw(_("The flow {0} has no steps yet; add some and save it first.").format(frappe.bold(flow)))
@@ -84,6 +91,7 @@ def start_run(flow: str, payload: dict | None, user: str, trigger_type: str = "M
 			"flow_definition": row.name, "flow_id": row.name, "flow_version": row.version, "mode": mode, "status": "Queued",
 			"user": user, "trigger_type": trigger_type, "current_node_id": graph.entry, "hop_count": 0, "max_hops": graph.max_hops,
 			"trigger_payload": payload, "context_json": {"trigger": payload, "nodes": {}}, "attempt": 0,
+			**({"is_test": 1, "definition_json": draft} if draft is not None else {}),
 		},
 	)  # fmt: skip
 	enqueue_hop(name, 0)
@@ -150,7 +158,18 @@ def load(flow_run: str, lock: bool = False):
 	return rows[0] if rows else None
 
 
+def start_draft_run(flow: str, definition, payload: dict | None, user: str, mode: str | None = None) -> str:
+	"""A test run of ``definition``, the unsaved graph of ``flow`` as the builder shows it: checked as
+	a save checks it (nothing is written when it is refused), kept on the run, started as ``user``."""
+	doc = frappe._dict(flow_id=flow, definition_json=parsed(definition), status="Active")
+	draft = check(doc, secrets=False)
+	return start_run(flow, payload, user, "Manual", mode, draft=draft)
+
+
 def graph_of(run) -> Graph:
+	"""The graph the run follows: its test draft, else the version pinned when it started."""
+	if run.get("is_test") and run.get("definition_json"):
+		return parse(parsed(run.definition_json))
 	return parse(definition_at(run.flow_definition, run.flow_version))
 
 
@@ -187,10 +206,11 @@ def _hop(flow_run: str, hop: int, until: float = 0.0) -> bool:
 		return False
 	step_name = record_start(run, node, hop, recorded, repeat=bool(died))
 	began = time.monotonic()
-	result = step(graph, state_of(run), SitePorts(run, graph, since=recorded.started_at if recorded else None))
+	ports = SitePorts(run, graph, since=recorded.started_at if recorded else None)
+	result = step(graph, state_of(run), ports)
 	chained = ready(result) and time.monotonic() < until
 	duration_ms = int((time.monotonic() - began) * 1000)
-	save(run, result, step_name, hop_increment=1, duration_ms=duration_ms, node=node, enqueue_next=not chained)
+	save(run, result, step_name, hop_increment=1, duration_ms=duration_ms, node=node, enqueue_next=not chained, sent=ports.sent)
 	return chained
 
 
@@ -264,12 +284,13 @@ def record_start(run, node, hop: int, recorded=None, repeat: bool = False) -> st
 
 def save(
 	run, result: StepResult, step_name: str | None, hop_increment: int, duration_ms: int | None = None, node=None,
-	step_status: str | None = None, note: str | None = None, enqueue_next: bool = True,
+	step_status: str | None = None, note: str | None = None, enqueue_next: bool = True, sent=None,
 ) -> str:  # fmt: skip
 	"""Everything a hop (or a person's decision) changed, in one transaction; then the next hop.
 	``step_status``/``note``: the step row's status and error text when a person decided them.
 	``enqueue_next`` False: the caller runs the next hop itself (``run_hop``'s chain), so no job is
-	queued for it."""
+	queued for it. ``sent``: what the step sent (a tool's arguments, an agent's prompt: ``SitePorts.sent``),
+	kept on the step row as its input."""
 	status = STATUS[result.status]
 	hop_count = (run.hop_count or 0) + hop_increment
 	now = now_datetime()
@@ -290,6 +311,8 @@ def save(
 		fields = {"status": step_status, "output": output, "error": note or result.error or _error_of(result), "agent_run": result.agent_run}
 		if duration_ms is not None:
 			fields["duration_ms"] = duration_ms
+		if sent is not None:
+			fields["input"] = json.dumps(sent, default=str)[:OUTPUT_CHARS]
 		update_row("Flow Run Step", step_name, fields)
 	if enqueue_next and result.status == "continue" and (not retrying or result.retry_in <= SHORT_WAIT):
 		enqueue_hop(run.name, hop_count)

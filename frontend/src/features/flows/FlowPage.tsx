@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Download, Play, Upload } from "lucide-react";
-import { useCallback, useState } from "react";
-import { Link, useParams } from "react-router";
+import { useCallback, useMemo, useState } from "react";
+import { Link, useNavigate, useParams } from "react-router";
 import { Button } from "../../components/ui/button";
 import { useUnsavedGuard } from "../../components/unsaved";
 import { Field, Input } from "../../components/ui/field";
@@ -9,10 +9,13 @@ import { Section } from "../../components/ui/section";
 import { ErrorNote, Loading, StatusBadge } from "../../components/ui/status";
 import { useMe } from "../../lib/me";
 import { preloaded } from "../../lib/preload";
-import { saveFlow, useFlow, useFlowRuns, type Flow, type SaveArgs } from "./api";
+import { saveFlow, useFlow, useFlowRun, useFlowRuns, type Flow, type SaveArgs } from "./api";
+import { SampleContext } from "./builder/sample";
 import { ImportDialog } from "./ImportDialog";
 import { Outline } from "./Outline";
 import { RunDialog } from "./RunDialog";
+import { TestMark } from "./TestMark";
+import { TestRun } from "./TestRun";
 import { problemsByNode, when, type Definition, type Problems } from "./rules";
 import { Versions } from "./Versions";
 
@@ -41,6 +44,14 @@ function FlowView({ flow }: { flow: Flow }) {
 	const [dialog, setDialog] = useState<"run" | "import" | null>(null);
 	const [graphDirty, setGraphDirty] = useState(false);
 	const [asList, setAsList] = useState(false);
+	const [draft, setDraft] = useState<Definition>(flow.definition);
+	const [testRun, setTestRun] = useState<string | null>(null);
+	const navigate = useNavigate();
+	// The last test run's values: the one started here, else the newest listed.
+	const listed = useFlowRuns(flow.flow_id).data;
+	const lastTest = testRun ?? listed?.find((run) => run.is_test)?.name ?? null;
+	const lastTestRun = useFlowRun(lastTest).data;
+	const sample = useMemo(() => (lastTestRun ? { context: lastTestRun.context } : null), [lastTestRun]);
 	const dirty = name !== flow.flow_name || graphDirty;
 	const { justSaved, prompt: leavePrompt } = useUnsavedGuard(dirty);
 
@@ -122,8 +133,11 @@ function FlowView({ flow }: { flow: Flow }) {
 			</div>
 			{asList ? <Outline title="Steps in order" definition={flow.definition} /> : null}
 			<div hidden={asList}>
-				<Builder definition={flow.definition} readOnly={!manager} refused={refused} saving={save.isPending} onSave={saveGraph} onDirty={setGraphDirty} />
+				<SampleContext.Provider value={sample}>
+					<Builder definition={flow.definition} readOnly={!manager} refused={refused} saving={save.isPending} onSave={saveGraph} onDirty={setGraphDirty} onDraft={setDraft} />
+				</SampleContext.Provider>
 			</div>
+			{testRun ? <TestRun name={testRun} onClose={() => setTestRun(null)} /> : null}
 			<FlowRuns flowId={flow.flow_id} />
 			<Versions flow={flow} canRestore={manager} onRestore={(definition, version) => saveGraph(definition, `Restored version ${version}`)} />
 			{manager ? (
@@ -146,7 +160,23 @@ function FlowView({ flow }: { flow: Flow }) {
 					</Section>
 				</form>
 			) : null}
-			{dialog === "run" ? <RunDialog flowId={flow.flow_id} onClose={() => setDialog(null)} /> : null}
+			{dialog === "run" ? (
+				<RunDialog
+					flowId={flow.flow_id}
+					draft={manager ? draft : null}
+					dirty={graphDirty}
+					active={flow.status === "Active"}
+					version={flow.version}
+					onStarted={(run, choice) => {
+						// the dialog closes first, so a prompt about unsaved changes never opens under it
+						setDialog(null);
+						void queryClient.invalidateQueries({ queryKey: ["flow-runs", flow.flow_id] });
+						if (choice === "draft") setTestRun(run);
+						else navigate(`/flows/runs/${run}`);
+					}}
+					onClose={() => setDialog(null)}
+				/>
+			) : null}
 			{dialog === "import" ? <ImportDialog flowId={flow.flow_id} onImport={(definition) => saveGraph(definition, "Imported")} onClose={() => setDialog(null)} /> : null}
 			{leavePrompt}
 		</div>
@@ -167,9 +197,10 @@ function FlowRuns({ flowId }: { flowId: string }) {
 						<li key={run.name}>
 							<Link to={`/flows/runs/${run.name}`} className="flex flex-wrap items-center gap-3 px-3 py-2 hover:bg-slate-50 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-blue-500">
 								<StatusBadge status={run.status} />
+								{run.is_test ? <TestMark /> : null}
 								<span>{when(run.started_at)}</span>
 								<span className="text-slate-600">by {run.user}</span>
-								<span className="ml-auto text-xs text-slate-500">version {run.flow_version}, {run.hop_count} steps</span>
+								<span className="ml-auto text-xs text-slate-500">{run.is_test ? `test of unsaved changes after version ${run.flow_version}` : `version ${run.flow_version}`}, {run.hop_count} steps</span>
 							</Link>
 						</li>
 					))}

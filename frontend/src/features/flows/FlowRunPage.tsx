@@ -8,6 +8,7 @@ import { preloaded } from "../../lib/preload";
 import { resumeRun, useFlowRun, type RunDetail, type RunStep } from "./api";
 import { Decision } from "./Decision";
 import { Resolve } from "./Resolve";
+import { TestMark } from "./TestMark";
 import { describeType, formatMs, repeatWords, RUN_ACTIVE, STEP_NOTES, when, WHO_RESOLVES } from "./rules";
 
 function Stat({ label, value }: { label: string; value: ReactNode }) {
@@ -46,6 +47,7 @@ export function RunView({ run }: { run: RunDetail }) {
 			<header className="flex flex-wrap items-center gap-3">
 				<h1 className="text-xl font-semibold">Run of {run.flow_definition}</h1>
 				<StatusBadge status={run.status} />
+				{run.is_test ? <TestMark /> : null}
 				{RUN_ACTIVE.includes(run.status) ? <span className="text-xs text-slate-500" role="status">Updating as it runs…</span> : null}
 				{mayResume ? (
 					<Button className="ml-auto" disabled={resume.isPending} onClick={() => resume.mutate()}>
@@ -90,7 +92,7 @@ export function RunView({ run }: { run: RunDetail }) {
 				<Stat label="Runs as" value={run.user} />
 				<Stat label="Started" value={when(run.started_at)} />
 				<Stat label="Finished" value={when(run.completed_at)} />
-				<Stat label="Version" value={run.flow_version} />
+				<Stat label="Version" value={run.is_test ? `Test of unsaved changes (after version ${run.flow_version})` : run.flow_version} />
 			</dl>
 			<RunCanvas run={run} />
 			<section className="grid gap-2" aria-labelledby="timeline-title">
@@ -108,6 +110,12 @@ export function RunView({ run }: { run: RunDetail }) {
 								</div>
 								{step.repeats ? <p className="text-sm text-slate-600">{repeatWords(step.repeats)}</p> : null}
 								{step.error ? <p className={`text-sm ${STEP_NOTES.includes(step.status) ? "text-slate-700" : "text-red-700"}`}>{step.error}</p> : null}
+								{step.input ? (
+									<details className="text-sm">
+										<summary className="cursor-pointer text-slate-600">What was sent</summary>
+										<pre className="mt-1 max-h-60 overflow-auto whitespace-pre-wrap rounded bg-slate-50 p-2 text-xs">{step.input}</pre>
+									</details>
+								) : null}
 								{step.output ? (
 									<details className="text-sm">
 										<summary className="cursor-pointer text-slate-600">Result</summary>

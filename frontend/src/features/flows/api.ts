@@ -36,10 +36,13 @@ export type RunRow = {
 	started_at: string | null;
 	completed_at: string | null;
 	last_error: string | null;
+	/** A test run: started from the builder with the graph on screen, saved or not. */
+	is_test: 0 | 1;
 };
 
-/** `repeats`: how many times the step was run again because Huf was interrupted while running it. */
-export type RunStep = { hop: number; node_id: string; node_label: string | null; node_type: string; status: string; agent_run: string | null; output: string | null; error: string | null; started_at: string | null; duration_ms: number | null; repeats: number };
+/** `repeats`: how many times the step was run again because Huf was interrupted while running it.
+ * `input`: what the step sent, as JSON text (a tool's arguments, an agent's prompt); null when it sends nothing or was not recorded. */
+export type RunStep = { hop: number; node_id: string; node_label: string | null; node_type: string; status: string; agent_run: string | null; input: string | null; output: string | null; error: string | null; started_at: string | null; duration_ms: number | null; repeats: number };
 
 export type RunDetail = RunRow & {
 	context: { trigger?: Record<string, unknown>; [key: string]: unknown };
@@ -49,6 +52,8 @@ export type RunDetail = RunRow & {
 	/** The run Needs Attention and the signed-in person may retry, skip or end it. */
 	can_resolve: boolean;
 	steps: RunStep[];
+	/** A test run's own graph (the draft it was started with); null for a run of a saved version. */
+	definition: Definition | null;
 };
 
 export type SaveArgs = { flow_id: string; definition?: Definition; flow_name?: string; status?: FlowRow["status"]; note?: string };
@@ -75,9 +80,10 @@ const RUN_EVENTS = ["flow_node_started", "flow_node_finished", "flow_run_status"
 
 /** A flow run, read again as soon as the site says one of its steps started or finished (and by the
  * clock as well, for when live updates cannot reach this browser). */
-export function useFlowRun(name: string) {
+export function useFlowRun(name: string | null) {
 	const queryClient = useQueryClient();
 	useEffect(() => {
+		if (!name) return;
 		const refresh = (data: Record<string, unknown>) => {
 			if (data.flow_run === name) void queryClient.invalidateQueries({ queryKey: ["flow-run", name] });
 		};
@@ -87,9 +93,10 @@ export function useFlowRun(name: string) {
 	return useRunQuery(name);
 }
 
-const useRunQuery = (name: string) =>
+const useRunQuery = (name: string | null) =>
 	useQuery({
 		queryKey: ["flow-run", name],
+		enabled: name !== null,
 		queryFn: () => call<RunDetail>(`${API}.get_flow_run`, { flow_run: name }),
 		// every 2 s while it moves; every 10 s while it waits for someone's decision, which may come from elsewhere
 		refetchInterval: (query) => {
@@ -100,6 +107,9 @@ const useRunQuery = (name: string) =>
 
 export const saveFlow = (args: SaveArgs) => call<Flow>(`${API}.save_flow_definition`, args, true);
 export const runFlow = (flowId: string, payload: Record<string, unknown> | null) => call<{ flow_run: string }>(`${API}.run_flow`, { flow_id: flowId, payload }, true);
+/** A test run of the graph as the builder shows it, saved or not. */
+export const runDraft = (flowId: string, definition: Definition, payload: Record<string, unknown> | null) =>
+	call<{ flow_run: string }>(`${API}.run_flow_draft`, { flow_id: flowId, definition, payload }, true);
 export const decide = (flowRun: string, approve: boolean, comment: string) => call<unknown>(`${API}.${approve ? "approve" : "reject"}_flow_run`, { flow_run: flowRun, comment: comment || null }, true);
 export const resumeRun = (flowRun: string) => call<unknown>(`${API}.resume_flow_run`, { flow_run: flowRun }, true);
 

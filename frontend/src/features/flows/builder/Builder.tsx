@@ -27,6 +27,8 @@ type Props = {
 	saving: boolean;
 	onSave: (definition: Definition, note: string) => Promise<boolean>;
 	onDirty: (dirty: boolean) => void;
+	/** The steps as they are on screen, saved or not (what a test run runs). */
+	onDraft?: (definition: Definition) => void;
 };
 
 /** Drawn again only when its own inputs change, not whenever the page around it does. */
@@ -40,7 +42,7 @@ export const Builder = memo(function Builder(props: Props) {
 
 const canonical = (definition: Definition) => JSON.stringify(definition);
 
-function BuilderView({ definition, readOnly, refused, saving, onSave, onDirty }: Props) {
+function BuilderView({ definition, readOnly, refused, saving, onSave, onDirty, onDraft }: Props) {
 	const flow = useReactFlow();
 	const opened = useMemo(() => fromDefinition(definition), [definition]);
 	const { rest } = opened;
@@ -54,6 +56,7 @@ function BuilderView({ definition, readOnly, refused, saving, onSave, onDirty }:
 	const current = useMemo(() => toDefinition({ ...settled, rest }), [settled, rest]);
 	const dirty = useMemo(() => canonical(current) !== saved, [current, saved]);
 	useEffect(() => onDirty(dirty), [dirty, onDirty]);
+	useEffect(() => onDraft?.(current), [current, onDraft]);
 
 	const known = useKnown(drawn);
 	// The checks and the step list wait until the canvas has been drawn once (marks.ts). Checked

@@ -13,16 +13,18 @@ import { kindOf } from "./catalog";
 import { Canvas } from "./Canvas";
 import { fromDefinition } from "./convert";
 import { LookContext } from "./look";
-import { inputOf, overlay, STATE_WORDS, stateOf, type Overlay } from "./overlay";
+import { overlay, STATE_WORDS, stateOf, type Overlay } from "./overlay";
 
 export function RunCanvas({ run }: { run: RunDetail }) {
+	// A test run follows its own graph (the draft it was started with); any other run, its version.
 	const flow = useFlow(run.flow_definition, run.flow_version);
-	const canvas = useMemo(() => (flow.data ? fromDefinition(flow.data.definition) : null), [flow.data]);
+	const definition = run.definition ?? flow.data?.definition;
+	const canvas = useMemo(() => (definition ? fromDefinition(definition) : null), [definition]);
 	const view = useMemo(() => overlay(run, canvas?.edges ?? []), [run, canvas]);
 	const [picked, setPicked] = useState<string | null>(null);
 	const look = useMemo(() => ({ problems: {}, overlay: view }), [view]);
-	if (flow.isPending) return <Loading />;
-	if (flow.isError || !canvas) return <ErrorNote error={flow.error} />;
+	if (!canvas && flow.isPending) return <Loading />;
+	if (!canvas) return <ErrorNote error={flow.error} />;
 	const chosen = picked ?? (STOPPED_AT_STEP.includes(run.status) ? run.current_node_id : null);
 	const nodes = canvas.nodes.map((node) => (node.id === chosen ? { ...node, selected: true } : node));
 	return (
@@ -41,6 +43,9 @@ export function RunCanvas({ run }: { run: RunDetail }) {
 
 /** Run statuses that stop at the current step: it is the one shown first. */
 const STOPPED_AT_STEP = ["Failed", "Waiting Approval", "Needs Attention", "Cancelled"];
+
+/** Steps whose input is what they sent out: a tool's arguments, an agent's prompt. */
+const SENT_BY = new Set(["tool.call", "agent.run"]);
 
 const show = (value: unknown) => (typeof value === "string" ? value : JSON.stringify(value, null, 2));
 
@@ -68,7 +73,7 @@ function StepDetails({ run, view, nodeId, label, type }: { run: RunDetail; view:
 			) : null}
 			{step ? (
 				<>
-					<Block title="What went in" value={show(inputOf(run, step))} />
+					<Block title={SENT_BY.has(type) ? "What was sent" : "What went in"} value={show(view.io[nodeId]?.input ?? null)} />
 					{step.output ? <Block title="What came out" value={step.output} /> : null}
 				</>
 			) : null}

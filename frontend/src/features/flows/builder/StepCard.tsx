@@ -8,6 +8,7 @@ import { kindOf, type Kind, type StepNode } from "./catalog";
 import { LookContext } from "./look";
 import { outcomeCentre, stepBox } from "./sizes";
 import { STATE_WORDS, stateOf } from "./overlay";
+import { StepPeek } from "./StepPeek";
 
 export const ICONS: Record<Kind["icon"], LucideIcon> = { Webhook, Clock, FileText, Bot, Wrench, Split, UserCheck, Globe, GitBranch, Shuffle, Repeat, Flag };
 
@@ -92,6 +93,7 @@ function StepCardView({ id, type, data, selected }: NodeProps<StepNode>) {
 			) : kind?.hasOutput ? (
 				<Handle type="source" position={Position.Right} style={{ top: box.height / 2 }} className="!h-[12px] !w-[12px] !bg-blue-600" aria-label="Way out" />
 			) : null}
+			{onRun ? <StepPeek id={id} /> : null}
 		</div>
 	);
 }

@@ -94,9 +94,9 @@ describe("StepSettings: asking an agent", () => {
 		const prompt = screen.getByLabelText("Instructions") as HTMLTextAreaElement;
 		await user.click(prompt);
 		prompt.setSelectionRange(6, 6);
-		await user.click(screen.getByRole("button", { name: 'Insert nodes.start: the result of "Lead comes in"' }));
+		await user.click(screen.getByRole("button", { name: "Insert Lead comes in" }));
 		expect(last(shown)?.prompt).toBe("Score {{ nodes.start }} now");
-		await user.click(screen.getByRole("button", { name: "Insert trigger: what started the run" }));
+		await user.click(screen.getByRole("button", { name: "Insert Run input" }));
 		expect(last(shown)?.prompt).toBe("Score {{ nodes.start }}{{ trigger }} now");
 	});
 

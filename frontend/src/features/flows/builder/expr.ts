@@ -18,8 +18,9 @@ const MAX_LENGTH = 2_000;
 const MAX_NODES = 400;
 const MAX_DEPTH = 40;
 
-/** A node of Python's tree: its class name, its children in `ast.iter_child_nodes` order. */
-type Node = { type: string; kids: Node[]; name?: string; refused?: string };
+/** A node of Python's tree: its class name, its children in `ast.iter_child_nodes` order; a
+ * Constant's `value` (text, number, true/false, null for None) is what evaluate.ts reads. */
+export type Node = { type: string; kids: Node[]; name?: string; refused?: string; value?: unknown };
 
 const leaf = (type: string): Node => ({ type, kids: [] });
 const make = (type: string, kids: (Node | null)[], extra: Partial<Node> = {}): Node => ({ type, kids: kids.filter((kid): kid is Node => kid !== null), ...extra });
@@ -47,6 +48,15 @@ const BINARY: [Record<string, string>, ...Record<string, string>[]] = [
 ];
 const UNARY: Record<string, string> = { "+": "UAdd", "-": "USub", "~": "Invert" };
 const COMPARE: Record<string, string> = { "==": "Eq", "!=": "NotEq", "<": "Lt", "<=": "LtE", ">": "Gt", ">=": "GtE" };
+
+const CONSTANTS: Record<string, unknown> = { True: true, False: false, None: null };
+
+/** A number literal's value: 0x/0o/0b prefixes and _ separators as Python reads them. */
+function numberOf(text: string): number {
+	const plain = text.replace(/_/g, "");
+	const radix = { x: 16, o: 8, b: 2 }[plain[1]?.toLowerCase() as "x"];
+	return radix && plain[0] === "0" ? parseInt(plain.slice(2), radix) : Number(plain);
+}
 
 class ExpressionError extends Error {}
 /** Thrown while trying how Python's second, error-finding pass would read on. */
@@ -338,11 +348,11 @@ class Parser {
 		if (token.kind === "name") {
 			if (KEYWORDS.has(token.text) && !["True", "False", "None"].includes(token.text)) throw this.fail();
 			this.at += 1;
-			return token.text === token.id && KEYWORDS.has(token.text) ? leaf("Constant") : make("Name", [load()], { name: token.id });
+			return token.text === token.id && KEYWORDS.has(token.text) ? { ...leaf("Constant"), value: CONSTANTS[token.text] } : make("Name", [load()], { name: token.id });
 		}
 		if (token.kind === "number") {
 			this.at += 1;
-			if (!/[jJ]$/.test(token.text)) return leaf("Constant");
+			if (!/[jJ]$/.test(token.text)) return { ...leaf("Constant"), value: numberOf(token.text) };
 			const imaginary = pyFloat(Number(token.text.slice(0, -1).replace(/_/g, ""))).replace(/\.0$/, "");
 			return { ...leaf("Constant"), refused: `${imaginary}j` };
 		}
@@ -365,7 +375,7 @@ class Parser {
 		const bytes = parts.filter((part) => part.bytes);
 		if (bytes.length && bytes.length < parts.length) throw new SyntaxProblem("cannot mix bytes and nonbytes literals");
 		if (parts.some((part) => part.format)) return leaf("JoinedStr");
-		return bytes.length ? { ...leaf("Constant"), refused: pyBytes(bytes.flatMap((part) => part.bytes ?? [])) } : leaf("Constant");
+		return bytes.length ? { ...leaf("Constant"), refused: pyBytes(bytes.flatMap((part) => part.bytes ?? [])) } : { ...leaf("Constant"), value: parts.map((part) => part.text ?? "").join("") };
 	}
 
 	private group(): Node {
@@ -501,6 +511,16 @@ function checked(expression: string): Node {
 	}
 	vet(tree);
 	return tree.kids[0] as Node;
+}
+
+/** The vetted tree of an expression (for evaluate.ts), or what is wrong with it in the server's words. */
+export function readExpression(expression: string): { ok: true; tree: Node } | { ok: false; error: string } {
+	try {
+		return { ok: true, tree: checked(expression) };
+	} catch (error) {
+		if (error instanceof ExpressionError) return { ok: false, error: error.message };
+		throw error;
+	}
 }
 
 /** What is wrong with an expression, in the server's words; undefined when it can be used. */

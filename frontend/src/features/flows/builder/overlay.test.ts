@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { RunDetail, RunStep } from "../api";
 import type { LinkEdge } from "./catalog";
-import { inputOf, overlay, stateOf } from "./overlay";
+import { inputOf, NOT_RECORDED, overlay, stateOf } from "./overlay";
 
 const edges: LinkEdge[] = [
 	{ id: "e1", source: "hook", target: "score" },
@@ -14,9 +14,10 @@ const step = (hop: number, node_id: string, status: string, output: unknown = nu
 	hop,
 	node_id,
 	node_label: null,
-	node_type: "agent.run",
+	node_type: "transform",
 	status,
 	agent_run: null,
+	input: null,
 	output: output === null ? null : JSON.stringify(output),
 	error: status === "Failed" ? "boom" : null,
 	started_at: null,
@@ -94,5 +95,14 @@ describe("the run overlay", () => {
 		expect(inputOf(detail, steps[0] as RunStep)).toEqual({ lead: "ACME" });
 		expect(inputOf(detail, steps[1] as RunStep)).toEqual({ lead: "ACME" });
 		expect(inputOf({ steps: [...steps, step(2, "ask", "Running")], context: {} }, step(2, "ask", "Running"))).toBe(80);
+	});
+
+	it("gives a tool step what was sent to the tool, not the step before's result", () => {
+		const sent = { ...step(1, "create", "Success", { name: "TODO-1" }), node_type: "tool.call", input: JSON.stringify({ data: { description: "Call ACME" } }) };
+		const steps = [step(0, "score", "Success", 80), sent];
+		expect(inputOf({ steps, context: {} }, sent)).toEqual({ data: { description: "Call ACME" } });
+		expect(inputOf({ steps, context: {} }, { ...sent, input: null })).toBe(NOT_RECORDED);
+		const view = overlay({ ...run("Success", "create", steps), context: {} }, edges);
+		expect(view.io.create).toEqual({ input: { data: { description: "Call ACME" } }, output: { name: "TODO-1" } });
 	});
 });

@@ -7,7 +7,9 @@ import type { LinkEdge } from "./catalog";
 export type StepState = "queued" | "running" | "succeeded" | "failed" | "waiting" | "retrying" | "attention" | "skipped" | "cancelled";
 
 export type StepView = { state: StepState; visits: number; last: RunStep };
-export type Overlay = { steps: Record<string, StepView>; taken: Set<string>; hops: number; current: string | null; queued: string | null };
+/** `io`: what went into each step and what came out, on its last visit (see `inputOf`). */
+export type Overlay = { steps: Record<string, StepView>; taken: Set<string>; hops: number; current: string | null; queued: string | null; io: Record<string, StepIO> };
+export type StepIO = { input: unknown; output: unknown };
 
 const STATES: Record<string, StepState> = {
 	Running: "running",
@@ -39,7 +41,7 @@ function parseOutput(output: string | null): unknown {
 	}
 }
 
-export function overlay(run: Pick<RunDetail, "status" | "steps" | "current_node_id" | "hop_count">, edges: LinkEdge[]): Overlay {
+export function overlay(run: Pick<RunDetail, "status" | "steps" | "current_node_id" | "hop_count"> & Partial<Pick<RunDetail, "context">>, edges: LinkEdge[]): Overlay {
 	const steps: Record<string, StepView> = {};
 	const ordered = [...run.steps].sort((a, b) => a.hop - b.hop);
 	for (const step of ordered) {
@@ -64,7 +66,9 @@ export function overlay(run: Pick<RunDetail, "status" | "steps" | "current_node_
 		const edge = edges.find((candidate) => candidate.source === lastStep.node_id && candidate.target === queued && leftBy(candidate, lastStep));
 		if (edge) taken.add(edge.id);
 	}
-	return { steps, taken, hops: run.hop_count, current, queued };
+	const io: Record<string, StepIO> = {};
+	for (const [id, view] of Object.entries(steps)) io[id] = { input: inputOf({ steps: run.steps, context: run.context ?? {} }, view.last), output: parseOutput(view.last.output) };
+	return { steps, taken, hops: run.hop_count, current, queued, io };
 }
 
 /** What a step shows: the recorded state, or queued when the run is about to reach it. */
@@ -85,8 +89,17 @@ export const STATE_WORDS: Record<StepState, string> = {
 	cancelled: "The run was ended here",
 };
 
-/** What went into a step: what the step before it gave, or what started the run for the first. */
+/** Steps that send something out: what they sent is recorded on their step (`input`). */
+const SENDS = new Set(["tool.call", "agent.run"]);
+
+/** Said of a sending step whose run did not record what it sent (runs from before it was recorded). */
+export const NOT_RECORDED = "Not recorded for this run.";
+
+/** What went into a step: what it sent (a tool's arguments, an agent's prompt) when it sends
+ * something; otherwise what the step before it gave, or what started the run for the first. */
 export function inputOf(run: Pick<RunDetail, "steps" | "context">, step: RunStep): unknown {
+	if (step.input) return parseOutput(step.input);
+	if (SENDS.has(step.node_type)) return NOT_RECORDED;
 	const before = [...run.steps].filter((other) => other.hop < step.hop).sort((a, b) => b.hop - a.hop)[0];
 	return before ? parseOutput(before.output) : (run.context?.trigger ?? null);
 }

@@ -11,7 +11,7 @@
 type Kind =
 	| { kind: "name"; text: string; id: string }
 	| { kind: "number"; text: string }
-	| { kind: "string"; format: boolean; bytes: number[] | null; problem?: string }
+	| { kind: "string"; format: boolean; bytes: number[] | null; problem?: string; text?: string } // text: a text literal's value
 	| { kind: "op"; text: string }
 	| { kind: "newline" }
 	| { kind: "indent" }
@@ -123,6 +123,19 @@ function checkTextEscapes(body: string): void {
 	}
 }
 
+/** The value of a text literal whose escapes were checked (checkTextEscapes): Python's escapes
+ * decoded; a \N{...} name is kept as written (the builder has no Unicode name table). */
+function textOf(body: string, raw: boolean): string {
+	if (raw) return body;
+	return body.replace(/\\(\n|[\\'"abfnrtv]|[0-7]{1,3}|x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|N\{[^}]*\}|.)/gsu, (whole, escape: string) => {
+		if (escape === "\n") return "";
+		if (escape in SIMPLE_ESCAPES) return String.fromCharCode(SIMPLE_ESCAPES[escape] as number);
+		if (/^[0-7]/.test(escape)) return String.fromCharCode(parseInt(escape, 8));
+		if (/^[xuU]/.test(escape)) return String.fromCodePoint(parseInt(escape.slice(1), 16));
+		return whole; // \N{...} and unknown escapes keep their backslash
+	});
+}
+
 /** The bytes a b'...' literal stands for (its repr is the server's message). */
 function bytesOf(body: string, raw: boolean): number[] {
 	if (/[^\x00-\x7f]/.test(body)) throw new SyntaxProblem("bytes can only contain ASCII literal characters");
@@ -171,7 +184,10 @@ function literal(source: string, at: number, prefix: string): [number, Kind] {
 	const token: Kind = { kind: "string", format, bytes: null };
 	try {
 		if (flags.includes("b")) token.bytes = bytesOf(body, raw);
-		else if (!raw && !format) checkTextEscapes(body);
+		else if (!format) {
+			if (!raw) checkTextEscapes(body);
+			token.text = textOf(body, raw);
+		}
 	} catch (error) {
 		if (!(error instanceof SyntaxProblem)) throw error;
 		token.problem = error.message;

@@ -3,8 +3,10 @@
 // that can run before it (and the names those steps keep their results under), and the item and
 // position of each loop whose repeated part it belongs to.
 import type { LinkEdge, StepNode } from "./catalog";
+import { evaluate } from "./evaluate";
 
-export type Variable = { name: string; description: string };
+/** `step`: the name of the step whose result it is, `type` that step's kind (for its declared output). */
+export type Variable = { name: string; description: string; step?: string; type?: string };
 
 // Python words that can't follow a dot in an expression (`nodes.if` does not parse).
 const KEYWORDS = new Set(["and", "as", "assert", "async", "await", "break", "class", "continue", "def", "del", "elif", "else", "except", "finally", "for", "from", "global", "if", "import", "in", "is", "lambda", "nonlocal", "not", "or", "pass", "raise", "return", "try", "while", "with", "yield", "None", "True", "False"]);
@@ -62,8 +64,8 @@ function keysSetBy(node: StepNode): string[] {
 export function variablesAt(nodeId: string, nodes: StepNode[], edges: LinkEdge[]): Variable[] {
 	const byId = new Map(nodes.map((node) => [node.id, node]));
 	const found: Variable[] = [{ name: "trigger", description: "what started the run" }];
-	const add = (name: string, description: string) => {
-		if (!found.some((variable) => variable.name === name)) found.push({ name, description });
+	const add = (name: string, description: string, from?: StepNode) => {
+		if (!found.some((variable) => variable.name === name)) found.push({ name, description, ...(from ? { step: labelOf(from), type: from.type } : {}) });
 	};
 	for (const loop of nodes) {
 		if (loop.type !== "loop" || !loopBody(loop, edges).has(nodeId)) continue;
@@ -74,10 +76,40 @@ export function variablesAt(nodeId: string, nodes: StepNode[], edges: LinkEdge[]
 		const node = byId.get(id);
 		if (!node) continue;
 		const about = `the result of "${labelOf(node)}"`;
-		add(resultPath(id), about);
+		add(resultPath(id), about, node);
 		const kept = text(node.data.config.output_key);
-		if (isPlainName(kept)) add(kept, about);
-		for (const key of keysSetBy(node).filter(isPlainName)) add(key, `set by "${labelOf(node)}"`);
+		if (isPlainName(kept)) add(kept, about, node);
+		for (const key of keysSetBy(node).filter(isPlainName)) add(key, `set by "${labelOf(node)}"`, node);
 	}
 	return found;
+}
+
+/** What a step's result holds when no test run has shown it yet (engine/flow/calls.py). */
+const DECLARED: Record<string, string[]> = {
+	http_request: ["success", "status_code", "headers", "data", "final_url"],
+	"human.approval": ["outcome", "comment", "by"],
+};
+const MAX_FIELDS = 30;
+
+/** One entry of the insert picker: what it inserts, the name a person reads, the value it had in the
+ * last test run (`has`: whether that run reached it), and the fields inside it. */
+export type Pick = { insert: string; title: string; has: boolean; value: unknown; fields: Pick[] };
+
+/** How an expression reaches `key` inside `path`: path.key, or path["key"] for other keys. */
+const fieldPath = (path: string, key: string) => (isPlainName(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`);
+
+/** The insert picker's entries: the values a step can read, steps by their names, each with the
+ * fields its result has in the last test run (`data`: that run's flow data), else its declared ones. */
+export function picks(variables: Variable[], data: Record<string, unknown> | null): Pick[] {
+	const entry = (insert: string, title: string, declared: string[] = []): Pick => {
+		const read = data ? evaluate(insert, data) : null;
+		const found = read?.ok ? { has: true, value: read.value } : { has: false, value: undefined };
+		const record = typeof found.value === "object" && found.value !== null && !Array.isArray(found.value) ? (found.value as Record<string, unknown>) : null;
+		const keys = record ? Object.keys(record) : found.has ? [] : declared;
+		return { insert, title, ...found, fields: keys.slice(0, MAX_FIELDS).map((key) => entry(fieldPath(insert, key), key)) };
+	};
+	return variables.map((variable) => {
+		const title = variable.name === "trigger" ? "Run input" : variable.step ? (variable.name.startsWith("nodes") ? variable.step : `${variable.name} (${variable.step})`) : variable.name;
+		return entry(variable.name, title, variable.type ? DECLARED[variable.type] : undefined);
+	});
 }

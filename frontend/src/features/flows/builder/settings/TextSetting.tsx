@@ -1,9 +1,12 @@
 // A text setting (one line or several) with, when it reads the flow's data, the names it can use as
 // small buttons that put `{{ name }}` (in texts) or `name` (in conditions) where the cursor was, or
 // at the end. A "value" setting keeps what is typed as a number, list or record when it reads as one.
-import { useRef, type ReactNode, type Ref } from "react";
+import { useContext, useRef, type ReactNode, type Ref } from "react";
 import { Field, Input, Textarea } from "../../../../components/ui/field";
+import { evaluate, fill, shown } from "../evaluate";
+import { SampleContext } from "../sample";
 import type { Variable } from "../variables";
+import { InsertPicker } from "./InsertPicker";
 import { useLocalDraft } from "./kit";
 
 type Control = HTMLInputElement | HTMLTextAreaElement;
@@ -75,31 +78,28 @@ export function TextSetting({ label, hint, error, value, onChange, multiline, ki
 					) : (
 						<Input ref={ref as Ref<HTMLInputElement>} value={text} placeholder={placeholder} onFocus={() => (focused.current = true)} onChange={(e) => change(e.target.value)} {...props} />
 					)}
-					{insert?.variables.length ? <VariableChips variables={insert.variables} onPick={put} /> : null}
+					{insert ? <Computed text={text} form={insert.form} /> : null}
+					{insert?.variables.length ? <InsertPicker variables={insert.variables} onPick={put} /> : null}
 				</>
 			)}
 		</Field>
 	);
 }
 
-function VariableChips({ variables, onPick }: { variables: Variable[]; onPick: (name: string) => void }) {
+/** What the setting gives with the last test run's values, worked out as you type. */
+function Computed({ text, form }: { text: string; form: InsertForm }) {
+	const sample = useContext(SampleContext);
+	if (!sample || !text.trim() || (form === "placeholder" && !text.includes("{{"))) return null;
+	const found = form === "expression" ? evaluate(text, sample.context) : fill(text, sample.context);
 	return (
-		<div className="flex flex-wrap items-center gap-1" role="group" aria-label="Values from the flow">
-			<span className="text-xs text-slate-500">Insert:</span>
-			{variables.map((variable) => (
-				<button
-					key={variable.name}
-					type="button"
-					title={variable.description}
-					aria-label={`Insert ${variable.name}: ${variable.description}`}
-					// keeps the cursor in the field while clicking, so the name goes where it was
-					onMouseDown={(e) => e.preventDefault()}
-					onClick={() => onPick(variable.name)}
-					className="rounded-full bg-slate-100 px-2 py-0.5 font-mono text-xs text-slate-700 hover:bg-blue-50 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-blue-500 disabled:opacity-50"
-				>
-					{variable.name}
-				</button>
-			))}
-		</div>
+		<p data-testid="computed-value" className="text-xs text-slate-600" aria-live="polite">
+			{found.ok ? (
+				<>
+					With the last test run's values: <span className="whitespace-pre-wrap break-all font-mono text-slate-900">{form === "expression" || typeof found.value !== "string" ? shown(found.value) : found.value}</span>
+				</>
+			) : (
+				<>With the last test run's values this cannot be worked out: {found.error}</>
+			)}
+		</p>
 	);
 }
