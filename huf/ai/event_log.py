@@ -40,13 +40,16 @@ def text_key(run: str) -> str:
 	return frappe.cache.make_key(f"huf:run_text:{run}")
 
 
-# KEYS: the log, the text. ARGV: the keys' lifetime, the log's length, the event, its data, and what it
-# does to the text ("append" a delta's piece, "set" the text a resumed run goes on from, or "").
-# A script runs whole: a delta and the text it adds move together, as "resumed" and its text do.
+# KEYS: the log, the text. ARGV: the keys' lifetime, the log's length, then per event its name, its
+# data, and what it does to the text ("append" a delta's piece, "set" the text a resumed run goes on
+# from, or ""), and that text. A script runs whole: a delta and the text it adds move together, as
+# "resumed" and its text do, and events sent together arrive together, in order.
 APPEND = """
-redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[2], '*', 'event', ARGV[3], 'data', ARGV[4])
-if ARGV[5] == 'append' then redis.call('APPEND', KEYS[2], ARGV[6])
-elseif ARGV[5] == 'set' then redis.call('SET', KEYS[2], ARGV[6]) end
+for i = 3, #ARGV, 4 do
+	redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[2], '*', 'event', ARGV[i], 'data', ARGV[i + 1])
+	if ARGV[i + 2] == 'append' then redis.call('APPEND', KEYS[2], ARGV[i + 3])
+	elseif ARGV[i + 2] == 'set' then redis.call('SET', KEYS[2], ARGV[i + 3]) end
+end
 redis.call('EXPIRE', KEYS[1], ARGV[1])
 redis.call('EXPIRE', KEYS[2], ARGV[1])
 """
@@ -54,15 +57,22 @@ APPEND_SHA = hashlib.sha1(APPEND.encode()).hexdigest()
 
 
 def append(run: str, event: str, data: dict) -> None:
+	append_many(run, [(event, data)])
+
+
+def append_many(run: str, events: list[tuple[str, dict]]) -> None:
+	"""``events`` (name, data) in one round trip; the keys' lifetime is set by the last of them."""
+	event, data = events[-1]
 	final = event == "status" and data.get("status") in FINAL_STATUSES
-	ttl = KEEP_SECONDS if final else OPEN_SECONDS
-	if event == "delta":
-		text_op, text = "append", data["content"]
-	elif event == "resumed":
-		text_op, text = "set", data["full_response"]
-	else:
-		text_op, text = "", ""
-	args = (log_key(run), text_key(run), ttl, MAX_EVENTS, event, json.dumps(data, default=str), text_op, text)
+	args: list = [log_key(run), text_key(run), KEEP_SECONDS if final else OPEN_SECONDS, MAX_EVENTS]
+	for event, data in events:
+		if event == "delta":
+			text_op, text = "append", data["content"]
+		elif event == "resumed":
+			text_op, text = "set", data["full_response"]
+		else:
+			text_op, text = "", ""
+		args += (event, json.dumps(data, default=str), text_op, text)
 	try:
 		frappe.cache.evalsha(APPEND_SHA, 2, *args)
 	except redis.exceptions.NoScriptError:  # the server's script cache was emptied (a restart): send it whole
@@ -101,13 +111,27 @@ def attach(run: str, after: str) -> tuple[list[Entry], str]:
 
 
 def relay(run: str, conversation: str):
-	"""A recorder relay: the engine's events as wire events in the run's log."""
+	"""A recorder relay: the engine's events as wire events in the run's log. A tool's result whose
+	round has calls left (``more``) waits for the next call's event, which the loop emits at once,
+	and both go in one round trip; ``on_event.flush()`` sends a result still waiting (the run was
+	stopped between two calls): call it before the run's final status."""
+	held: list[tuple[str, dict]] = []
 
 	def on_event(event: Event) -> None:
 		wire = to_wire(event, run, conversation)
-		if wire:
-			append(run, *wire)
+		if not wire:
+			return
+		held.append(wire)
+		if not getattr(event, "more", False):
+			flush()
 
+	def flush() -> None:
+		if held:
+			events = held[:]
+			held.clear()
+			append_many(run, events)
+
+	on_event.flush = flush
 	return on_event
 
 
