@@ -3,9 +3,10 @@ replay and follow with increasing ids (SSE ``id:``), so a closed tab never stops
 reconnect with Last-Event-ID gets exactly what it missed.
 
 Deltas carry only their piece of text; beside the stream, the run's text so far is one Redis
-string that each delta extends in the same transaction (APPEND), so a reader attaching mid-run
+string that each delta extends in the same step (APPEND), so a reader attaching mid-run
 gets the text once, as a snapshot (``engine/wire.py``), however many deltas there were and even
-when the stream has been trimmed.
+when the stream has been trimmed. An append is one command (a Lua script: the event, the text and
+both keys' expiry, applied at once), so it costs one round trip and no pipeline.
 
 Readers use the Redis client directly, never the database: an SSE response gives the request's
 database connection back before it starts streaming (huf/ai/stream.py).
@@ -13,10 +14,12 @@ database connection back before it starts streaming (huf/ai/stream.py).
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 
 import frappe
+import redis
 
 from huf.ai.engine.events import Event
 from huf.ai.engine.wire import Entry, fold, to_wire
@@ -37,20 +40,43 @@ def text_key(run: str) -> str:
 	return frappe.cache.make_key(f"huf:run_text:{run}")
 
 
+# KEYS: the log, the text. ARGV: the keys' lifetime, the log's length, then per event its name, its
+# data, and what it does to the text ("append" a delta's piece, "set" the text a resumed run goes on
+# from, or ""), and that text. A script runs whole: a delta and the text it adds move together, as
+# "resumed" and its text do, and events sent together arrive together, in order.
+APPEND = """
+for i = 3, #ARGV, 4 do
+	redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[2], '*', 'event', ARGV[i], 'data', ARGV[i + 1])
+	if ARGV[i + 2] == 'append' then redis.call('APPEND', KEYS[2], ARGV[i + 3])
+	elseif ARGV[i + 2] == 'set' then redis.call('SET', KEYS[2], ARGV[i + 3]) end
+end
+redis.call('EXPIRE', KEYS[1], ARGV[1])
+redis.call('EXPIRE', KEYS[2], ARGV[1])
+"""
+APPEND_SHA = hashlib.sha1(APPEND.encode()).hexdigest()
+
+
 def append(run: str, event: str, data: dict) -> None:
-	key, text = log_key(run), text_key(run)
+	append_many(run, [(event, data)])
+
+
+def append_many(run: str, events: list[tuple[str, dict]]) -> None:
+	"""``events`` (name, data) in one round trip; the keys' lifetime is set by the last of them."""
+	event, data = events[-1]
 	final = event == "status" and data.get("status") in FINAL_STATUSES
-	ttl = KEEP_SECONDS if final else OPEN_SECONDS
-	# a delta and the text it adds move together; so do "resumed" and the text the run goes on from
-	pipe = frappe.cache.pipeline(transaction=event in ("delta", "resumed"))
-	pipe.xadd(key, {"event": event, "data": json.dumps(data, default=str)}, maxlen=MAX_EVENTS, approximate=True)
-	pipe.expire(key, ttl)
-	if event == "delta":
-		pipe.append(text, data["content"])
-	elif event == "resumed":
-		pipe.set(text, data["full_response"])
-	pipe.expire(text, ttl)
-	pipe.execute()
+	args: list = [log_key(run), text_key(run), KEEP_SECONDS if final else OPEN_SECONDS, MAX_EVENTS]
+	for event, data in events:
+		if event == "delta":
+			text_op, text = "append", data["content"]
+		elif event == "resumed":
+			text_op, text = "set", data["full_response"]
+		else:
+			text_op, text = "", ""
+		args += (event, json.dumps(data, default=str), text_op, text)
+	try:
+		frappe.cache.evalsha(APPEND_SHA, 2, *args)
+	except redis.exceptions.NoScriptError:  # the server's script cache was emptied (a restart): send it whole
+		frappe.cache.eval(APPEND, 2, *args)
 
 
 def read(key: str, after: str, block_ms: int) -> list[Entry]:
@@ -85,13 +111,27 @@ def attach(run: str, after: str) -> tuple[list[Entry], str]:
 
 
 def relay(run: str, conversation: str):
-	"""A recorder relay: the engine's events as wire events in the run's log."""
+	"""A recorder relay: the engine's events as wire events in the run's log. A tool's result whose
+	round has calls left (``more``) waits for the next call's event, which the loop emits at once,
+	and both go in one round trip; ``on_event.flush()`` sends a result still waiting (the run was
+	stopped between two calls): call it before the run's final status."""
+	held: list[tuple[str, dict]] = []
 
 	def on_event(event: Event) -> None:
 		wire = to_wire(event, run, conversation)
-		if wire:
-			append(run, *wire)
+		if not wire:
+			return
+		held.append(wire)
+		if not getattr(event, "more", False):
+			flush()
 
+	def flush() -> None:
+		if held:
+			events = held[:]
+			held.clear()
+			append_many(run, events)
+
+	on_event.flush = flush
 	return on_event
 
 

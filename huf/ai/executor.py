@@ -41,7 +41,8 @@ def execute(row, run: lifecycle.Run, on_start=None) -> dict:
 		frappe.set_user(row.user)
 	if on_start:
 		on_start(run.name)
-	recorder = Recorder(run.name, run.conversation, run.agent, run.user, relays=[event_log.relay(run.name, run.conversation)])
+	relay = event_log.relay(run.name, run.conversation)
+	recorder = Recorder(run.name, run.conversation, run.agent, run.user, relays=[relay])
 	prepared = None
 	try:
 		agent = run_setup.load_agent(run.agent)
@@ -72,10 +73,12 @@ def execute(row, run: lifecycle.Run, on_start=None) -> dict:
 			recorder.message("user", "Message", row.prompt, raw_payload=json.dumps({"attachments": files}) if files else None)
 		recorder.flush(commit=True)  # Started, with the person's message, before the first model call
 		result = loop(prepared, recorder, agent.model, cancel_of=run.name, resume=paused.resume if paused else None)
+		relay.flush()  # a result stopped between two calls left waiting: before the final status
 		recorder.flush()
 		result.usage += prepared.summary_usage + (paused.usage if paused else Usage())
 		result.cost += prepared.summary_cost + (paused.cost if paused else 0.0)
 	except Exception as error:  # noqa: BLE001 - Huf's own failure (configuration, database): a Failed run
+		_flush_quietly(relay)
 		if recorder.has_committed or not row.get("new_conversation") or isinstance(error, MySQLError):
 			frappe.db.rollback()
 			recorder.sync(committed_only=True)
@@ -92,6 +95,15 @@ def execute(row, run: lifecycle.Run, on_start=None) -> dict:
 	if result.status == "success":
 		titles.after_run(run)
 	return status
+
+
+def _flush_quietly(relay) -> None:
+	"""Send what the run's relay still holds, before a failed run's status; a Redis failure here must
+	not hide the error the run is failing with."""
+	try:
+		relay.flush()
+	except Exception:  # noqa: BLE001
+		frappe.logger("huf").exception("a run's last events were not logged")
 
 
 def run_subagent(agent_name: str, prompt: str, ctx: RunContext) -> str:

@@ -114,9 +114,10 @@ def mark(field: str, tries: int = 0) -> str:
 
 
 @contextmanager
-def held(kind: str, name: str, lock, beat=None):
+def held(kind: str, name: str, lock, beat=None, also=None):
 	"""Keep an entry for ``name`` while the block runs under ``lock`` (a redis-py Lock, held); the
-	job's mark goes, as it now holds its work. ``beat`` (``runs.Beat``) keeps the entry's pulse."""
+	job's mark goes, as it now holds its work. ``beat`` (``runs.Beat``) keeps the entry's pulse.
+	``also(pipe)``: the holder's own commands, sent in the same round trip as the entry."""
 	from rq import get_current_job
 
 	field = f"{frappe.local.site}|{kind}|{name}"
@@ -132,6 +133,8 @@ def held(kind: str, name: str, lock, beat=None):
 			pipe.execute_command("SET", pulse, "1", "EX", PULSE_TTL)
 		if job:
 			pipe.execute_command("HDEL", QUEUED, job.id)
+		if also:
+			also(pipe)
 		pipe.execute()
 	if beat:
 		beat.pulse = pulse

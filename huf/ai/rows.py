@@ -29,9 +29,7 @@ def insert_rows(doctype: str, rows: list[dict]) -> list[str]:
 	type as Frappe's own insert does (Int, Check and Float cast, JSON dumped)."""
 	if not rows:
 		return []
-	meta = frappe.get_meta(doctype)
-	columns = meta.get_valid_columns()
-	fields = [meta.get_field(column) for column in columns]
+	columns, casts, head, placeholders = _plan(doctype)
 	stamp, user = now_datetime(), frappe.session.user
 	names, values = [], []
 	for row in rows:
@@ -39,13 +37,9 @@ def insert_rows(doctype: str, rows: list[dict]) -> list[str]:
 		names.append(name)
 		standard = {"name": name, "owner": user, "modified_by": user, "creation": stamp, "modified": stamp, "docstatus": 0, "idx": 0}
 		row = {**standard, **row, "name": name}
-		values += [_cast(field, row.get(column)) for column, field in zip(columns, fields)]
-	placeholders = f"({', '.join(['%s'] * len(columns))})"
+		values += [row.get(column) if cast is None else cast(row.get(column)) for column, cast in zip(columns, casts)]
 	try:
-		frappe.db.sql(
-			f"insert into `tab{doctype}` ({', '.join(f'`{c}`' for c in columns)}) values {', '.join([placeholders] * len(rows))}",
-			values,
-		)
+		frappe.db.sql(f"{head} values {', '.join([placeholders] * len(rows))}", values)
 	except Exception as error:
 		if frappe.db.is_primary_key_violation(error) or frappe.db.is_unique_key_violation(error):
 			raise frappe.DuplicateEntryError(doctype, names, error) from error
@@ -54,6 +48,31 @@ def insert_rows(doctype: str, rows: list[dict]) -> list[str]:
 
 
 CASTS = {"Int": cint, "Check": lambda value: 1 if cint(value) else 0, "Float": flt, "Currency": flt, "Percent": flt}
+_PLANS: dict[str, tuple] = {}  # DocType -> (its Meta, what insert_rows needs of it); rebuilt when the Meta is
+
+
+def _plan(doctype: str) -> tuple[list[str], list, str, str]:
+	"""A DocType's columns, each column's cast (None: as it is), the INSERT's head and one row's
+	placeholders; worked out once per Meta object (a changed DocType has a new one)."""
+	meta = frappe.get_meta(doctype)
+	cached = _PLANS.get(doctype)
+	if cached is None or cached[0] is not meta:
+		columns = meta.get_valid_columns()
+		casts = [_caster(meta.get_field(column)) for column in columns]
+		head = f"insert into `tab{doctype}` ({', '.join(f'`{c}`' for c in columns)})"
+		cached = _PLANS[doctype] = (meta, (columns, casts, head, f"({', '.join(['%s'] * len(columns))})"))
+	return cached[1]
+
+
+def _caster(field):
+	"""``_cast`` for one field, or None where it leaves values as they are."""
+	if field is None:
+		return None
+	if field.fieldtype in CASTS:
+		return CASTS[field.fieldtype]
+	if field.fieldtype == "JSON":
+		return lambda value: json.dumps(value, separators=(",", ":")) if isinstance(value, dict | list) else value
+	return None
 
 
 def _cast(field, value):

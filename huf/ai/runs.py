@@ -160,38 +160,58 @@ def drain(conversation: str, until: str | None = None, wait: float = 0, known=No
 		if wait:  # an inline run that waited too long: it runs in the background instead
 			wake(conversation)
 		return None
-	original_user, status = frappe.session.user, None
+	original_user, status, beat = frappe.session.user, None, None
 	try:
-		frappe.cache.delete(waiting_key(conversation))
-		with heartbeat(lock) as beat, inflight.held("conversation", conversation, lock, beat):
-			claimed = started or lifecycle.start_next(conversation, executor.QUEUED_FIELDS, known)
-			while claimed:
-				row, run = claimed
-				done = executor.execute(row, run, on_start=beat.start_run)
-				if row.name == until:
-					status = done
-					break
-				claimed = lifecycle.start_next(conversation, executor.QUEUED_FIELDS, known)
+		with heartbeat(lock, forget=False) as beat:
+			if started:  # its heartbeat goes with the in-flight entry: one round trip less
+				beat.key = heartbeat_key(started[1].name)
+
+			def also(pipe):  # with the in-flight entry: the waiting mark goes, the known run's heartbeat starts
+				pipe.delete(waiting_key(conversation))
+				if beat.key:
+					pipe.set(beat.key, "1", ex=beat.ttl)
+
+			with inflight.held("conversation", conversation, lock, beat, also=also):
+				claimed = started or lifecycle.start_next(conversation, executor.QUEUED_FIELDS, known)
+				while claimed:
+					row, run = claimed
+					done = executor.execute(row, run, on_start=beat.start_run)
+					if row.name == until:
+						status = done
+						break
+					claimed = lifecycle.start_next(conversation, executor.QUEUED_FIELDS, known)
 	finally:
 		if frappe.session.user != original_user:
 			frappe.set_user(original_user)
-		_release(lock)
-	if frappe.cache.get(waiting_key(conversation)) and next_queued(conversation):
+		waiting = _let_go(lock, beat.key if beat else None, waiting_key(conversation))
+	if waiting and next_queued(conversation):
 		wake(conversation)
 		frappe.db.commit()
 	return status
 
 
+def _let_go(lock, beat_key: str | None, waiting: str):
+	"""In one round trip, in this order: the run's heartbeat goes, the lock is released (if this
+	drainer still holds it: it may have expired, and the next holder owns it now), and the waiting
+	mark is read (set by a drainer that found the lock held; read after the release, so a mark set
+	before it is seen). Returns the mark."""
+	token, lock.local.token = lock.local.token, None
+	pipe = frappe.cache.pipeline(transaction=False)
+	if beat_key:
+		pipe.delete(beat_key)
+	if token is not None:
+		pipe.eval(lock.LUA_RELEASE_SCRIPT, 1, lock.name, token)
+	pipe.get(waiting)
+	try:
+		return pipe.execute()[-1]
+	except Exception:  # noqa: BLE001 - Redis away: the keys expire by themselves, the sweep re-wakes what waits
+		frappe.logger("huf").exception("a drainer could not let go of %s", lock.name)
+		return None
+
+
 def next_queued(conversation: str) -> bool:
 	frappe.db.commit()  # end the old snapshot: see runs queued since
 	return bool(frappe.db.sql("select name from `tabAgent Run` where conversation = %s and status = 'Queued' limit 1", conversation))
-
-
-def _release(lock) -> None:
-	try:
-		lock.release()
-	except Exception:  # noqa: BLE001 - the lock expired; the next holder already owns it
-		pass
 
 
 class Beat:
@@ -208,8 +228,10 @@ class Beat:
 		self.stopped = threading.Event()
 
 	def start_run(self, run: str) -> None:
-		self.key = heartbeat_key(run)
-		self.touch()
+		key = heartbeat_key(run)
+		if key != self.key:  # not already set with the in-flight entry (drain)
+			self.key = key
+			self.touch()
 
 	def touch(self) -> None:
 		if self.key:
@@ -230,7 +252,9 @@ class Beat:
 
 
 @contextmanager
-def heartbeat(lock):
+def heartbeat(lock, forget: bool = True):
+	"""A Beat with its thread while the block runs. ``forget``: delete the run's heartbeat key at the
+	end (False: the caller deletes it, with the lock's release)."""
 	beat = Beat(lock)
 	thread = threading.Thread(target=beat.loop, name="huf-heartbeat", daemon=True)
 	thread.start()
@@ -238,7 +262,7 @@ def heartbeat(lock):
 		yield beat
 	finally:
 		beat.stopped.set()
-		if beat.key:
+		if beat.key and forget:
 			frappe.cache.delete(beat.key)
 
 

@@ -50,6 +50,8 @@ def test_several_tool_calls_in_one_message_then_an_answer(llm):
 		"UsageEvent", "AssistantEvent", "ToolCallEvent", "ToolResultEvent", "ToolCallEvent", "ToolResultEvent",
 		"DeltaEvent", "DeltaEvent", "DeltaEvent", "UsageEvent", "AssistantEvent", "CompleteEvent",
 	]
+	# a result says whether its round has calls left (the event log sends it with the next call)
+	assert [e.more for e in events if isinstance(e, ToolResultEvent)] == [True, False]
 	deltas = [e for e in events if isinstance(e, DeltaEvent)]
 	assert "".join(e.content for e in deltas) == "The sums are 3 and 7."
 	complete = events[-1]

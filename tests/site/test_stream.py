@@ -133,6 +133,31 @@ def test_the_event_log_grows_with_the_reply_not_with_its_square(site, llm, worke
 	assert frappe.cache.get(event_log.text_key(result["run"])).decode() == reply
 
 
+def test_a_result_whose_round_has_calls_left_is_logged_with_the_next_call(site):
+	"""One round trip for both; what is still held goes out on flush (a run stopped between calls)."""
+	from huf.ai.engine.events import ToolCall, ToolCallEvent, ToolResultEvent
+
+	run = f"relay-{frappe.generate_hash(length=8)}"
+	relay = event_log.relay(run, "a-conversation")
+	first, second = ToolCall("c1", "lookup", "{}"), ToolCall("c2", "lookup", "{}")
+
+	def result(call, more):
+		return ToolResultEvent(call=call, content="{}", ok=True, error=None, duration_ms=1.0, truncated=False, turn=1, more=more)
+
+	def logged():
+		return [(name, data.get("id")) for _id, name, data in event_log.read(event_log.log_key(run), "0-0", 0)]
+
+	relay(ToolCallEvent(call=first, turn=1))
+	relay(result(first, more=True))
+	assert logged() == [("tool_call", "c1")]
+	relay(ToolCallEvent(call=second, turn=1))
+	assert logged() == [("tool_call", "c1"), ("tool_result", "c1"), ("tool_call", "c2")]
+	relay(result(second, more=True))  # as if the run were stopped before its next call
+	relay.flush()
+	assert logged()[-1] == ("tool_result", "c2")
+	assert frappe.cache.ttl(event_log.log_key(run)) > 0
+
+
 def test_a_reconnect_whose_last_event_was_trimmed_away_still_gets_the_whole_text(site, llm, web):
 	from huf.ai.rows import insert_row
 

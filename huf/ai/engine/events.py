@@ -96,6 +96,7 @@ class ToolResultEvent:
 	result: Any = None
 	detail: str | None = None
 	declined: bool = False  # a person refused the call (it needed their approval): it never ran
+	more: bool = False  # its round has calls left: the next event is the next call's, at once
 	type: str = field(default="tool_result", init=False)
 
 

@@ -194,7 +194,7 @@ class _State:
 			result.pending = tuple(undecided)
 			return result
 		images: list[tuple[str, tuple[ToolImage, ...]]] = []
-		for call in calls:
+		for number, call in enumerate(calls, 1):
 			if self.should_cancel():
 				raise llm.Cancelled("The run was stopped.", partial=None)
 			self.on_event(ToolCallEvent(call=call, turn=turn, origin=self.origin(call)))
@@ -215,6 +215,7 @@ class _State:
 					result=outcome.result,
 					detail=outcome.detail,
 					declined=decision is not None and not decision.approved,
+					more=number < len(calls),
 				)
 			)
 			self.added.append({"role": "tool", "tool_call_id": call.id, "content": outcome.content})

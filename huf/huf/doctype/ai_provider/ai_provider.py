@@ -6,6 +6,7 @@ from urllib.parse import urlparse
 import frappe
 from frappe import _
 from frappe.model.document import Document
+from frappe.utils.password import decrypt
 
 from huf.ai.outbound import check_model_server
 
@@ -66,8 +67,20 @@ class AIProvider(Document):
 		never decrypted for an address Huf may not reach (the allow-list may have changed since the save)."""
 		if self.api_base:
 			check_model_server(self.api_base, self.name)
-		key = self.get_password("api_key", raise_exception=False) if self.api_key else None
-		return key, self.api_base or None
+		return (self.decrypted_key() if self.api_key else None), self.api_base or None
+
+	def decrypted_key(self) -> str | None:
+		"""The stored key, decrypted for this call: what ``get_password("api_key")`` returns, read with
+		one plain query (Frappe's builds it with the query builder on every call, about 0.2 ms)."""
+		if not self.is_dummy_password(self.api_key):
+			return self.api_key  # typed into this document, not saved yet
+		rows = frappe.db.sql(
+			"select `password` from `__Auth` where `doctype` = %s and `name` = %s and `fieldname` = 'api_key' and `encrypted` = 1 limit 1",
+			(self.doctype, self.name),
+		)
+		if not rows or not rows[0][0]:
+			return None
+		return decrypt(rows[0][0], key=f"{self.doctype}.{self.name}.api_key")
 
 
 def normalize_url(value: str | None, label: str) -> str | None:
