@@ -47,8 +47,12 @@ const ARIA = {
 
 const stepName = (node: StepNode) => node.data.label || kindOf(node.type)?.title || "Unnamed step";
 
-/** A step's own name for screen readers: "Score the lead, Run an agent". */
-const stepLabel = (node: StepNode) => `${stepName(node)}, ${kindOf(node.type)?.title ?? "unknown kind of step"}`;
+/** A step's own name for screen readers, with its kind when the name is not that: "Score the lead, Ask an agent". */
+function stepLabel(node: StepNode): string {
+	const name = stepName(node);
+	const kind = kindOf(node.type)?.title ?? "unknown kind of step";
+	return name === kind ? name : `${name}, ${kind}`;
+}
 
 /** A connection in words, by the names of its steps: "From Check a condition (Yes) to Finish". */
 export function linkLabel(edge: LinkEdge, nodes: Map<string, StepNode>): string {
@@ -145,8 +149,16 @@ export function Canvas({ nodes: steps, edges: links, readOnly, label, overview =
 		if (!onConnect || state.isValid || !state.fromNode || state.fromHandle?.type !== "source") return;
 		const point = pointAt(event);
 		if (!point) return;
-		const over = document.elementFromPoint(point.clientX, point.clientY)?.closest<HTMLElement>(".react-flow__node");
-		const target = over?.dataset.id;
+		const { domNode, transform, nodeLookup } = store.getState();
+		const frame = domNode?.getBoundingClientRect();
+		if (!frame) return;
+		const x = (point.clientX - frame.left - transform[0]) / transform[2];
+		const y = (point.clientY - frame.top - transform[1]) / transform[2];
+		let target: string | undefined;
+		for (const [id, node] of nodeLookup) {
+			const { x: left, y: top } = node.internals.positionAbsolute;
+			if (x >= left && x <= left + (node.measured.width ?? 0) && y >= top && y <= top + (node.measured.height ?? 0)) target = id;
+		}
 		if (target && target !== state.fromNode.id) onConnect({ source: state.fromNode.id, sourceHandle: state.fromHandle.id ?? null, target, targetHandle: null });
 	};
 	// Where to look is worked out from the canvas's own size before anything is drawn (view.ts), so
