@@ -87,7 +87,7 @@ function FlowView({ flow }: { flow: Flow }) {
 	};
 
 	return (
-		<div className="mx-auto grid max-w-[1600px] gap-4 p-4 md:p-6">
+		<div className="grid min-w-0 gap-4 p-3 md:p-4">
 			<Link to="/flows" className="text-sm text-blue-700 hover:underline">All flows</Link>
 			<header className="flex flex-wrap items-center gap-3">
 				<h1 className="text-xl font-semibold">{flow.flow_name}</h1>
@@ -132,7 +132,8 @@ function FlowView({ flow }: { flow: Flow }) {
 				</Button>
 			</div>
 			{asList ? <Outline title="Steps in order" definition={flow.definition} /> : null}
-			<div hidden={asList}>
+			{/* The builder fills the screen once scrolled to: the page's navigation and this page's header stay above it. */}
+			<div hidden={asList} className="h-[calc(100dvh-1.5rem)] min-h-[26rem] min-w-0 md:h-[calc(100dvh-2rem)]">
 				<SampleContext.Provider value={sample}>
 					<Builder definition={flow.definition} readOnly={!manager} refused={refused} saving={save.isPending} onSave={saveGraph} onDirty={setGraphDirty} onDraft={setDraft} />
 				</SampleContext.Provider>

@@ -1,8 +1,13 @@
 // The flow builder: the palette of steps, the canvas, and beside it the settings of what is selected
 // (or the flow's problems when nothing is). Problems are found as you edit, with the rules the server
-// applies on save; a refused save shows the server's own problems on their steps too.
+// applies on save; a refused save shows the server's own problems on their steps too. The canvas
+// takes what the page leaves it: the palette and the settings fold away (remembered in the browser);
+// below 1280 px the settings float over the canvas, and on a phone they are a sheet from the bottom.
+// A way out's "+" opens the step picker, which adds a step after it, connected.
 import { ReactFlowProvider, useReactFlow } from "@xyflow/react";
-import { memo, useCallback, useDeferredValue, useEffect, useMemo, useRef, useState, type DragEvent } from "react";
+import { ChevronsLeft, ChevronsRight, Plus, SlidersHorizontal, X } from "lucide-react";
+import { memo, useCallback, useDeferredValue, useEffect, useMemo, useRef, useState, type DragEvent, type ReactNode } from "react";
+import { cn } from "../../../lib/cn";
 import type { Definition, Problems } from "../rules";
 import { kindOf, type NodeType } from "./catalog";
 import { Beside } from "./Beside";
@@ -11,10 +16,12 @@ import { useKnown } from "./choices";
 import { Canvas } from "./Canvas";
 import { fromDefinition, toDefinition } from "./convert";
 import { addStep, canLink } from "./editor";
-import { STEP_HEIGHT, STEP_WIDTH } from "./sizes";
-import { LookContext } from "./look";
+import { STEP_HEIGHT, STEP_WIDTH, stepBox } from "./sizes";
+import { AddAfterContext, LookContext } from "./look";
 import { useFirstDrawn } from "./marks";
 import { DRAG_TYPE, Palette } from "./Palette";
+import { addAfter, type WayOut } from "./place";
+import { StepPicker } from "./StepPicker";
 import { merge } from "./Summary";
 import { Toolbar } from "./Toolbar";
 import { useEditor } from "./useEditor";
@@ -77,13 +84,21 @@ function BuilderView({ definition, readOnly, refused, saving, onSave, onDirty, o
 	const panel = useRef<HTMLDivElement>(null);
 	const surface = useRef<HTMLDivElement>(null);
 	const [announce, setAnnounce] = useState("");
+	const wide = useWide();
+	const [paletteOpen, setPaletteOpen] = usePanel("palette", wide);
+	const [settingsOpen, setSettingsOpen] = usePanel("settings", wide);
+	const [picking, setPicking] = useState<WayOut | null>(null);
+	const showSettings = () => {
+		setSettingsOpen(true);
+		requestAnimationFrame(() => panel.current?.focus());
+	};
 	const add = (type: NodeType, position?: { x: number; y: number }) => {
 		const box = surface.current?.getBoundingClientRect();
 		const middle = box ? flow.screenToFlowPosition({ x: box.left + box.width / 2, y: box.top + box.height / 2 }) : { x: 0, y: 0 };
 		const at = position ?? { x: middle.x - STEP_WIDTH / 2 + graph.nodes.length * 20, y: middle.y - STEP_HEIGHT / 2 };
 		editor.change((current) => addStep(current, type, at));
 		setAnnounce(`Added the step ${kindOf(type)?.title ?? type}. Its settings are beside the canvas.`);
-		if (!position) requestAnimationFrame(() => panel.current?.focus());
+		if (!position) showSettings();
 	};
 	const onDrop = (event: DragEvent) => {
 		const type = event.dataTransfer.getData(DRAG_TYPE) as NodeType;
@@ -92,6 +107,24 @@ function BuilderView({ definition, readOnly, refused, saving, onSave, onDirty, o
 		const point = flow.screenToFlowPosition({ x: event.clientX, y: event.clientY });
 		add(type, { x: point.x - STEP_WIDTH / 2, y: point.y - 20 });
 	};
+	const addPicked = (from: WayOut, type: NodeType) => {
+		setPicking(null);
+		const next = addAfter(graph, from, type);
+		const step = next.nodes.at(-1);
+		if (next === graph || !step) return;
+		editor.change(() => next);
+		const after = graph.nodes.find((node) => node.id === from.source)?.data.label ?? "";
+		setAnnounce(`Added ${step.data.label} after ${after}, connected. Its settings are beside the canvas.`);
+		// Bring the new step into view when it landed off screen.
+		const box = surface.current?.getBoundingClientRect();
+		if (box) {
+			const corner = flow.screenToFlowPosition({ x: box.right, y: box.bottom });
+			const { height } = stepBox(type, false);
+			if (step.position.x + STEP_WIDTH + 40 > corner.x || step.position.y + height > corner.y) void flow.setCenter(step.position.x + STEP_WIDTH / 2, step.position.y + height / 2, { zoom: flow.getZoom(), duration: 200 });
+		}
+		showSettings();
+	};
+	const openPicker = useCallback((from: WayOut) => setPicking(from), []);
 
 	const pick = useCallback(
 		(id: string) => {
@@ -101,46 +134,156 @@ function BuilderView({ definition, readOnly, refused, saving, onSave, onDirty, o
 		[select],
 	);
 
+	const palette = readOnly ? <ReadOnlyNote /> : <Palette onAdd={(type) => add(type)} />;
 	return (
 		<LookContext.Provider value={look}>
-			<div className="grid gap-2" onKeyDown={editor.onKeyDown}>
-				{readOnly ? null : (
-					<Toolbar
-						editor={editor}
-						dirty={dirty}
-						saving={saving}
-						problems={problems?.length ?? 0}
-						onArrange={async () => {
-							const { arrange } = await import("./layout");
-							editor.change(arrange);
-							requestAnimationFrame(() => void flow.fitView({ duration: 200 }));
-						}}
-						onSave={(note) => onSave(current, note)}
-					/>
-				)}
-				<div className="grid h-[70vh] min-h-[480px] grid-cols-[14rem_1fr_20rem] overflow-hidden rounded-lg border border-slate-200 bg-white">
-					<div className="overflow-y-auto border-r border-slate-200 bg-slate-50">{readOnly ? <ReadOnlyNote /> : <Palette onAdd={(type) => add(type)} />}</div>
-					<div ref={surface} className="relative">
-						<Canvas
-							nodes={graph.nodes}
-							edges={graph.edges}
-							readOnly={readOnly}
-							label="Flow canvas"
-							{...editor.handlers}
-							overview={drawn}
-							isValidConnection={(link) => canLink(graph, { source: link.source, target: link.target, sourceHandle: link.sourceHandle ?? null })}
-							onDrop={onDrop}
+			<AddAfterContext.Provider value={readOnly ? null : openPicker}>
+				<div className="flex h-full min-h-0 flex-col gap-2" onKeyDown={editor.onKeyDown}>
+					{readOnly ? null : (
+						<Toolbar
+							editor={editor}
+							dirty={dirty}
+							saving={saving}
+							problems={problems?.length ?? 0}
+							onArrange={async () => {
+								const { tidy } = await import("./layout");
+								const box = surface.current;
+								const tidied = tidy(graph, box?.offsetWidth ?? 0, box?.offsetHeight ?? 0);
+								editor.change(() => tidied.graph);
+								requestAnimationFrame(() => void flow.setViewport(tidied.view, { duration: 200 }));
+							}}
+							onSave={(note) => onSave(current, note)}
 						/>
+					)}
+					<div className="relative flex min-h-0 flex-1 overflow-hidden rounded-lg border border-slate-200 bg-white" data-testid="builder">
+						{paletteOpen ? (
+							<div id="builder-palette" className="absolute inset-y-0 left-0 z-20 flex w-64 max-w-[85%] flex-col border-r border-slate-200 bg-slate-50 shadow-lg md:static md:z-auto md:w-56 md:max-w-none md:shrink-0 md:shadow-none">
+								<Fold side="left" label={readOnly ? "Hide this note" : "Hide the steps you can add"} onClick={() => setPaletteOpen(false)} />
+								<div className="min-h-0 flex-1 overflow-y-auto">{palette}</div>
+							</div>
+						) : (
+							<Unfold side="left" label={readOnly ? "About this flow" : "Add steps"} onClick={() => setPaletteOpen(true)}>
+								<Plus className="h-4 w-4" aria-hidden />
+							</Unfold>
+						)}
+						<div ref={surface} className="relative min-w-0 flex-1">
+							<Canvas
+								nodes={graph.nodes}
+								edges={graph.edges}
+								readOnly={readOnly}
+								label="Flow canvas"
+								{...editor.handlers}
+								overview={drawn}
+								isValidConnection={(link) => canLink(graph, { source: link.source, target: link.target, sourceHandle: link.sourceHandle ?? null })}
+								onDrop={onDrop}
+								{...(wide ? {} : { onNodeClick: () => setSettingsOpen(true) })}
+							/>
+						</div>
+						{settingsOpen ? (
+							<div
+								ref={panel}
+								id="builder-settings"
+								tabIndex={-1}
+								aria-label="Settings"
+								role="region"
+								className="fixed inset-x-0 bottom-0 z-30 flex max-h-[70dvh] flex-col rounded-t-xl border-t border-slate-200 bg-white shadow-2xl focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-blue-500 md:absolute md:inset-x-auto md:right-0 md:top-0 md:max-h-none md:w-80 md:rounded-none md:border-l md:border-t-0 md:shadow-lg xl:static xl:shrink-0 xl:shadow-none"
+							>
+								<Fold side="right" label="Hide settings" onClick={() => setSettingsOpen(false)} />
+								<div className="min-h-0 flex-1 overflow-y-auto p-3 pt-0">
+									<Beside graph={graph} problems={problems} lines={lines} readOnly={readOnly} change={editor.change} deselect={editor.deselect} pick={pick} />
+								</div>
+							</div>
+						) : (
+							<Unfold side="right" label="Show settings" onClick={showSettings}>
+								<SlidersHorizontal className="h-4 w-4" aria-hidden />
+							</Unfold>
+						)}
 					</div>
-					<div ref={panel} tabIndex={-1} aria-label="Settings" role="region" className="overflow-y-auto border-l border-slate-200 p-3 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-blue-500">
-						<Beside graph={graph} problems={problems} lines={lines} readOnly={readOnly} change={editor.change} deselect={editor.deselect} pick={pick} />
-					</div>
+					<p aria-live="polite" className="sr-only">
+						{announce}
+					</p>
 				</div>
-				<p aria-live="polite" className="sr-only">
-					{announce}
-				</p>
-			</div>
+				{picking ? <StepPicker after={graph.nodes.find((node) => node.id === picking.source)?.data.label ?? ""} onPick={(type) => addPicked(picking, type)} onClose={() => setPicking(null)} /> : null}
+			</AddAfterContext.Provider>
 		</LookContext.Provider>
+	);
+}
+
+/** Whether the screen is at least tablet wide (768 px): panels sit beside the canvas, not over it. */
+function useWide(): boolean {
+	const query = "(min-width: 768px)";
+	const [wide, setWide] = useState(() => typeof window.matchMedia !== "function" || window.matchMedia(query).matches);
+	useEffect(() => {
+		if (typeof window.matchMedia !== "function") return;
+		const list = window.matchMedia(query);
+		const changed = () => setWide(list.matches);
+		list.addEventListener("change", changed);
+		return () => list.removeEventListener("change", changed);
+	}, []);
+	return wide;
+}
+
+/** Whether a panel is open. On a wide screen it starts open and the browser remembers what the
+ * person chose; on a phone it starts closed, out of the canvas's way. */
+function usePanel(name: string, wide: boolean): [boolean, (open: boolean) => void] {
+	const key = `huf:flow-builder:${name}`;
+	const [kept, setKept] = useState(() => {
+		try {
+			return localStorage.getItem(key) !== "closed";
+		} catch {
+			return true;
+		}
+	});
+	const [onPhone, setOnPhone] = useState(false);
+	const set = useCallback(
+		(open: boolean) => {
+			if (!wide) return setOnPhone(open);
+			setKept(open);
+			try {
+				localStorage.setItem(key, open ? "open" : "closed");
+			} catch {
+				// A browser that keeps nothing opens the panel again next time.
+			}
+		},
+		[key, wide],
+	);
+	return [wide ? kept : onPhone, set];
+}
+
+/** The button at the top of an open panel that folds it away. */
+function Fold({ side, label, onClick }: { side: "left" | "right"; label: string; onClick: () => void }) {
+	const Icon = side === "left" ? ChevronsLeft : ChevronsRight;
+	return (
+		<div className={cn("flex p-1", side === "left" ? "justify-end" : "justify-start")}>
+			<button type="button" aria-expanded onClick={onClick} title={label} className="flex items-center gap-1 rounded px-2 py-1 text-xs text-slate-700 hover:bg-slate-200 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-blue-500">
+				<span className="md:hidden">
+					<X className="h-4 w-4" aria-hidden />
+				</span>
+				<span className="hidden md:inline">
+					<Icon className="h-4 w-4" aria-hidden />
+				</span>
+				{label}
+			</button>
+		</div>
+	);
+}
+
+/** A folded panel: a narrow strip beside the canvas with the button that opens it again (on a
+ * phone, a button floating over the canvas). */
+function Unfold({ side, label, onClick, children }: { side: "left" | "right"; label: string; onClick: () => void; children: ReactNode }) {
+	return (
+		<div className={cn("absolute top-2 z-10 md:static md:flex md:w-10 md:shrink-0 md:justify-center md:bg-slate-50 md:pt-2", side === "left" ? "left-2 md:border-r" : "right-2 md:border-l", "md:border-slate-200")}>
+			<button
+				type="button"
+				aria-expanded={false}
+				title={label}
+				onClick={onClick}
+				className="flex h-8 items-center gap-1 rounded-md border border-slate-300 bg-white px-2 text-xs text-slate-800 shadow-sm hover:bg-slate-100 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-blue-500 md:w-8 md:justify-center md:px-0"
+			>
+				{children}
+				<span className="md:sr-only">{label}</span>
+			</button>
+		</div>
 	);
 }
 

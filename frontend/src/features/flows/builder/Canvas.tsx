@@ -1,9 +1,12 @@
 // The drawing surface (React Flow): steps and connections, the grid they snap to, zoom controls
-// and the overview map. The builder drives it with its editing model; a run page shows it read only.
+// and the overview map (floating, and hidden or shown again by a button; remembered). The builder
+// drives it with its editing model; a run page shows it read only. Steps and connections are
+// announced by their names, and a connection dropped on a step's body goes to its way in.
 import "@xyflow/react/dist/style.css";
-import { Background, Controls, MiniMap, ReactFlow, useStoreApi, type Connection, type EdgeChange, type NodeChange, type ReactFlowProps, type Viewport } from "@xyflow/react";
+import { Background, Controls, MiniMap, Panel, ReactFlow, useStoreApi, type Connection, type EdgeChange, type FinalConnectionState, type NodeChange, type ReactFlowProps, type Viewport } from "@xyflow/react";
+import { Map as MapIcon, X } from "lucide-react";
 import { useContext, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from "react";
-import { EDGE_TYPES, KINDS, type LinkEdge, type StepNode } from "./catalog";
+import { EDGE_TYPES, KINDS, kindOf, type LinkEdge, type StepNode } from "./catalog";
 import { GRID, stepBox } from "./sizes";
 import { LinkLine } from "./LinkLine";
 import { LookContext } from "./look";
@@ -42,6 +45,51 @@ const ARIA = {
 	"handle.ariaLabel": "Connection point",
 };
 
+const stepName = (node: StepNode) => node.data.label || kindOf(node.type)?.title || "Unnamed step";
+
+/** A step's own name for screen readers, with its kind when the name is not that: "Score the lead, Ask an agent". */
+function stepLabel(node: StepNode): string {
+	const name = stepName(node);
+	const kind = kindOf(node.type)?.title ?? "unknown kind of step";
+	return name === kind ? name : `${name}, ${kind}`;
+}
+
+/** A connection in words, by the names of its steps: "From Check a condition (Yes) to Finish". */
+export function linkLabel(edge: LinkEdge, nodes: Map<string, StepNode>): string {
+	const source = nodes.get(edge.source);
+	const target = nodes.get(edge.target);
+	const outcome = source && edge.sourceHandle ? kindOf(source.type)?.outcomes.find((item) => item.id === edge.sourceHandle)?.label : undefined;
+	return `From ${source ? stepName(source) : "a missing step"}${outcome ? ` (${outcome})` : ""} to ${target ? stepName(target) : "a missing step"}`;
+}
+
+/** The connections as React Flow gets them: announced by their steps' names. Each keeps its copy while its words stay the same. */
+function useNamed(edges: LinkEdge[], nodes: StepNode[]): LinkEdge[] {
+	const copies = useMemo(() => new WeakMap<LinkEdge, LinkEdge>(), []);
+	return useMemo(() => {
+		const byId = new Map(nodes.map((node) => [node.id, node]));
+		return edges.map((edge) => {
+			const ariaLabel = linkLabel(edge, byId);
+			const kept = copies.get(edge);
+			if (kept?.ariaLabel === ariaLabel) return kept;
+			const copy = { ...edge, ariaLabel, domAttributes: { "aria-roledescription": "connection" } };
+			copies.set(edge, copy);
+			return copy;
+		});
+	}, [edges, nodes, copies]);
+}
+
+const MAP_KEY = "huf:flow-builder:overview";
+const storedMap = () => {
+	try {
+		return localStorage.getItem(MAP_KEY) !== "hidden";
+	} catch {
+		return true;
+	}
+};
+
+/** Where a pointer let go (a mouse, or the last touch). */
+const pointAt = (event: MouseEvent | TouchEvent) => ("changedTouches" in event ? event.changedTouches[0] : event);
+
 /** The steps as React Flow gets them: with the size and the ways in and out that StepCard draws
  * (sizes.ts), given as already measured. A step is then shown from React Flow's first render, and
  * a connection to a step off screen (never drawn, so never measured) ends in the right place. React
@@ -55,7 +103,8 @@ function useSized(nodes: StepNode[], onRun: boolean): StepNode[] {
 				if (!copy) {
 					const { width, height, handles } = stepBox(node.type, onRun);
 					// What React Flow measured itself, were it ever different, wins.
-					copy = node.measured ? { ...node, initialWidth: width, initialHeight: height } : { ...node, measured: { width, height }, handles };
+					const named = { ...node, ariaLabel: stepLabel(node), ariaRole: "group" as const, domAttributes: { "aria-roledescription": "step" } };
+					copy = node.measured ? { ...named, initialWidth: width, initialHeight: height } : { ...named, measured: { width, height }, handles };
 					copies.set(node, copy);
 				}
 				return copy;
@@ -82,9 +131,36 @@ type Props = {
 	children?: ReactNode;
 };
 
-export function Canvas({ nodes: steps, edges, readOnly, label, overview = true, onNodesChange, onEdgesChange, onConnect, isValidConnection, onNodeDragStart, onNodeDragStop, onDrop, onNodeClick, children }: Props) {
+export function Canvas({ nodes: steps, edges: links, readOnly, label, overview = true, onNodesChange, onEdgesChange, onConnect, isValidConnection, onNodeDragStart, onNodeDragStop, onDrop, onNodeClick, children }: Props) {
 	const look = useContext(LookContext);
 	const nodes = useSized(steps, look.overlay !== null);
+	const edges = useNamed(links, steps);
+	const [map, setMap] = useState(storedMap);
+	const showMap = (shown: boolean) => {
+		setMap(shown);
+		try {
+			localStorage.setItem(MAP_KEY, shown ? "shown" : "hidden");
+		} catch {
+			// A browser that keeps nothing shows the map again next time.
+		}
+	};
+	// A connection let go over a step's body (not its small way in) goes to that step's way in.
+	const onConnectEnd = (event: MouseEvent | TouchEvent, state: FinalConnectionState) => {
+		if (!onConnect || state.isValid || !state.fromNode || state.fromHandle?.type !== "source") return;
+		const point = pointAt(event);
+		if (!point) return;
+		const { domNode, transform, nodeLookup } = store.getState();
+		const frame = domNode?.getBoundingClientRect();
+		if (!frame) return;
+		const x = (point.clientX - frame.left - transform[0]) / transform[2];
+		const y = (point.clientY - frame.top - transform[1]) / transform[2];
+		let target: string | undefined;
+		for (const [id, node] of nodeLookup) {
+			const { x: left, y: top } = node.internals.positionAbsolute;
+			if (x >= left && x <= left + (node.measured.width ?? 0) && y >= top && y <= top + (node.measured.height ?? 0)) target = id;
+		}
+		if (target && target !== state.fromNode.id) onConnect({ source: state.fromNode.id, sourceHandle: state.fromHandle.id ?? null, target, targetHandle: null });
+	};
 	// Where to look is worked out from the canvas's own size before anything is drawn (view.ts), so
 	// a big flow draws only the steps on screen; an empty canvas keeps its view, so the first steps
 	// dropped on it stay where they were put. React Flow is handed that size, that view and the flow
@@ -117,7 +193,7 @@ export function Canvas({ nodes: steps, edges, readOnly, label, overview = true, 
 					edgeTypes={edgeTypes}
 					{...(onNodesChange ? { onNodesChange } : {})}
 					{...(onEdgesChange ? { onEdgesChange } : {})}
-					{...(onConnect ? { onConnect } : {})}
+					{...(onConnect ? { onConnect, onConnectEnd } : {})}
 					{...(isValidConnection ? { isValidConnection } : {})}
 					{...(onNodeDragStart ? { onNodeDragStart } : {})}
 					{...(onNodeDragStop ? { onNodeDragStop } : {})}
@@ -133,12 +209,25 @@ export function Canvas({ nodes: steps, edges, readOnly, label, overview = true, 
 					onlyRenderVisibleElements={nodes.length > 60}
 					defaultViewport={view}
 					minZoom={0.1}
+					connectionRadius={30}
 					ariaLabelConfig={ARIA}
 					proOptions={{ hideAttribution: true }}
 				>
 					<Background gap={GRID} />
 					<Controls showInteractive={false} />
-					{overview ? <MiniMap pannable zoomable nodeColor={colour} ariaLabel="Overview of the whole flow" /> : null}
+					{overview && map ? <MiniMap pannable zoomable nodeColor={colour} ariaLabel="Overview of the whole flow" className="!bottom-8 max-md:!hidden" /> : null}
+					{overview ? (
+						<Panel position="bottom-right" className="!m-2 max-md:!hidden">
+							<button
+								type="button"
+								onClick={() => showMap(!map)}
+								className="flex items-center gap-1 rounded border border-slate-300 bg-white px-2 py-0.5 text-xs text-slate-700 shadow-sm hover:bg-slate-50 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-blue-500"
+							>
+								{map ? <X className="h-3 w-3" aria-hidden /> : <MapIcon className="h-3 w-3" aria-hidden />}
+								{map ? "Hide the overview" : "Show the overview"}
+							</button>
+						</Panel>
+					) : null}
 					{children}
 				</ReactFlow>
 			) : null}

@@ -1,28 +1,39 @@
-// One connection on the canvas: a curve from a way out to a way in, labelled with when it is
-// followed; dashed when it is followed on failure, green once a run took it.
-import { BaseEdge, EdgeLabelRenderer, getBezierPath, type EdgeProps } from "@xyflow/react";
+// One connection on the canvas: a curve from a way out to a way in, ending in an arrow, labelled with
+// when it is followed; dashed when it is followed on failure, green once a run took it. A link back
+// up the flow runs below the two steps it joins, not behind them (routes.ts).
+import { BaseEdge, EdgeLabelRenderer, getBezierPath, useInternalNode, type EdgeProps } from "@xyflow/react";
 import { memo, useContext } from "react";
 import { cn } from "../../../lib/cn";
 import type { LinkEdge } from "./catalog";
 import { LookContext } from "./look";
+import { aroundPath, arrowHead, goesBack } from "./routes";
 import { describeLink } from "./words";
 
-function LinkLineView({ id, type, data, sourceX, sourceY, targetX, targetY, sourcePosition, targetPosition, selected, markerEnd }: EdgeProps<LinkEdge>) {
+/** The bottom edge of a step on the canvas (0 while it is unknown). */
+function useBottom(id: string): number {
+	const node = useInternalNode(id);
+	return node ? node.internals.positionAbsolute.y + (node.measured.height ?? 0) : 0;
+}
+
+function LinkLineView({ id, source, target, type, data, sourceX, sourceY, targetX, targetY, sourcePosition, targetPosition, selected }: EdgeProps<LinkEdge>) {
 	const look = useContext(LookContext);
-	const [path, labelX, labelY] = getBezierPath({ sourceX, sourceY, sourcePosition, targetX, targetY, targetPosition });
+	const back = goesBack(sourceX, targetX);
+	const bottom = Math.max(useBottom(source), useBottom(target));
+	const [path, labelX, labelY] = back ? aroundPath(sourceX, sourceY, targetX, targetY, bottom) : getBezierPath({ sourceX, sourceY, sourcePosition, targetX, targetY, targetPosition });
 	const taken = look.overlay?.taken.has(id) ?? false;
 	const label = describeLink(type ?? "always", data);
 	const stroke = taken ? "#16a34a" : selected ? "#2563eb" : type === "on_failure" ? "#dc2626" : "#64748b";
 	return (
 		<>
-			<BaseEdge id={id} path={path} {...(taken ? { className: "huf-taken" } : {})} data-testid="canvas-link" {...(markerEnd ? { markerEnd } : {})} style={{ stroke, strokeWidth: taken || selected ? 2.5 : 1.5, ...(type === "on_failure" ? { strokeDasharray: "6 4" } : {}) }} />
+			<BaseEdge id={id} path={path} {...(taken ? { className: "huf-taken" } : {})} data-testid="canvas-link" data-back={back || undefined} style={{ stroke, strokeWidth: taken || selected ? 2.5 : 1.5, ...(type === "on_failure" ? { strokeDasharray: "6 4" } : {}) }} />
+			<path d={arrowHead(targetX, targetY)} fill={stroke} data-testid="canvas-arrow" />
 			{label ? (
 				<EdgeLabelRenderer>
 					<div
 						data-testid="canvas-link-label"
 						data-taken={taken || undefined}
 						style={{ transform: `translate(-50%, -50%) translate(${labelX}px, ${labelY}px)` }}
-						className={cn("nodrag nopan pointer-events-auto absolute max-w-48 truncate rounded border bg-white px-1.5 py-0.5 text-[11px]", taken ? "border-green-600 text-green-800" : selected ? "border-blue-600 text-blue-800" : "border-slate-200 text-slate-600")}
+						className={cn("nodrag nopan pointer-events-auto absolute max-w-48 truncate rounded border bg-white px-1.5 py-0.5 text-[11px]", taken ? "border-green-600 text-green-800" : selected ? "border-blue-600 text-blue-800" : "border-slate-200 text-slate-700")}
 					>
 						{label}
 					</div>

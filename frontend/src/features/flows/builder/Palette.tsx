@@ -8,10 +8,10 @@ export const DRAG_TYPE = "application/x-huf-step";
 export function Palette({ onAdd }: { onAdd: (type: NodeType) => void }) {
 	return (
 		<nav aria-label="Steps you can add" className="grid content-start gap-3 overflow-y-auto p-3">
-			<p className="text-xs text-slate-500">Drag a step onto the canvas, or select it and press Enter.</p>
+			<p className="text-xs text-slate-600">Drag a step onto the canvas, or select it and press Enter.</p>
 			{GROUPS.map((group) => (
 				<section key={group} aria-labelledby={`palette-${group}`} className="grid gap-1">
-					<h3 id={`palette-${group}`} className="text-xs font-semibold uppercase tracking-wide text-slate-500">
+					<h3 id={`palette-${group}`} className="text-xs font-semibold uppercase tracking-wide text-slate-600">
 						{group}
 					</h3>
 					<ul className="grid gap-1">
@@ -23,7 +23,6 @@ export function Palette({ onAdd }: { onAdd: (type: NodeType) => void }) {
 										type="button"
 										draggable
 										data-testid={`palette-${kind.type}`}
-										aria-label={`Add step: ${kind.title}. ${kind.description}`}
 										onDragStart={(event) => {
 											event.dataTransfer.setData(DRAG_TYPE, kind.type);
 											event.dataTransfer.effectAllowed = "copy";
@@ -33,8 +32,11 @@ export function Palette({ onAdd }: { onAdd: (type: NodeType) => void }) {
 									>
 										<Icon className="mt-0.5 h-4 w-4 shrink-0 text-slate-600" aria-hidden />
 										<span className="grid">
-											<span className="text-sm font-medium text-slate-900">{kind.title}</span>
-											<span className="text-xs text-slate-500">{kind.description}</span>
+											<span className="text-sm font-medium text-slate-900">
+												<span className="sr-only">Add step: </span>
+												{kind.title}
+											</span>
+											<span className="text-xs text-slate-600">{kind.description}</span>
 										</span>
 									</button>
 								</li>

@@ -27,9 +27,9 @@ export function Toolbar({ editor, dirty, saving, problems, onArrange, onSave }: 
 				<LayoutGrid className="h-4 w-4" aria-hidden />
 				Tidy up
 			</Button>
-			<span className="text-xs text-slate-500">Ctrl+C, Ctrl+V and Ctrl+D copy, paste and duplicate; Delete removes.</span>
+			<span className="hidden text-xs text-slate-600 xl:inline">Ctrl+C, Ctrl+V and Ctrl+D copy, paste and duplicate; Delete removes.</span>
 			<form
-				className="ml-auto flex items-center gap-2"
+				className="ml-auto flex min-w-0 flex-wrap items-center gap-2"
 				aria-label="Save a new version"
 				onSubmit={async (event) => {
 					event.preventDefault();
@@ -38,7 +38,7 @@ export function Toolbar({ editor, dirty, saving, problems, onArrange, onSave }: 
 			>
 				{problems ? <span className="text-xs text-red-700" data-testid="problem-count">{problems} problem{problems > 1 ? "s" : ""} to fix</span> : null}
 				{dirty ? <span className="text-xs text-amber-700">Unsaved changes</span> : null}
-				<Input aria-label="What changed (optional)" placeholder="What changed (optional)" className="h-8 w-56" value={note} onChange={(event) => setNote(event.target.value)} />
+				<Input aria-label="What changed (optional)" placeholder="What changed (optional)" className="h-8 w-44 sm:w-56" value={note} onChange={(event) => setNote(event.target.value)} />
 				<Button type="submit" size="sm" disabled={saving || !dirty}>
 					<Save className="h-4 w-4" aria-hidden />
 					{saving ? "Saving…" : "Save"}

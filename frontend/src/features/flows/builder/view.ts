@@ -1,11 +1,12 @@
-// Where the canvas looks when a flow opens: the whole flow when its steps stay readable; otherwise
-// its start (the trigger furthest left, or the step furthest left) at a size people can read, so
-// a big flow opens at its beginning and only the steps on screen are drawn. "Fit the whole flow"
-// in the zoom controls still shows everything.
+// Where the canvas looks: the whole flow when its steps stay readable; otherwise its start (the
+// trigger furthest left, or the step furthest left) at a size people can read, so a big flow opens
+// at its beginning and only the steps on screen are drawn. Used when a flow opens and after Tidy
+// up; "Fit the whole flow" in the zoom controls still shows everything.
 import { getNodesBounds, getViewportForBounds, type Viewport } from "@xyflow/react";
 import type { StepNode } from "./catalog";
 
-const READABLE_ZOOM = 0.5;
+/** Below this a step's name (14 px) is smaller than 10 px on screen: the canvas never chooses it. */
+export const READABLE_ZOOM = 0.7;
 const START_ZOOM = 1;
 const MARGIN = 40;
 
