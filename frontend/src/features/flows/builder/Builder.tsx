@@ -18,6 +18,7 @@ import { DRAG_TYPE, Palette } from "./Palette";
 import { merge } from "./Summary";
 import { Toolbar } from "./Toolbar";
 import { useEditor } from "./useEditor";
+import { useShortcuts } from "./shortcuts";
 
 type Props = {
 	definition: Definition;
@@ -47,6 +48,7 @@ function BuilderView({ definition, readOnly, refused, saving, onSave, onDirty }:
 	const saved = useMemo(() => canonical(toDefinition(opened)), [opened]);
 	const editor = useEditor(() => ({ nodes: opened.nodes, edges: opened.edges }), readOnly);
 	const { graph, select } = editor;
+	const shortcuts = useShortcuts(editor, readOnly);
 	const drawn = useFirstDrawn(graph.nodes.length);
 	// What is saved, checked and listed follows the graph a moment behind (a step being dragged
 	// joins the graph only when it is dropped: useEditor).
@@ -100,7 +102,7 @@ function BuilderView({ definition, readOnly, refused, saving, onSave, onDirty }:
 
 	return (
 		<LookContext.Provider value={look}>
-			<div className="grid gap-2" onKeyDown={editor.onKeyDown}>
+			<div className="grid gap-2 focus:outline-none" {...shortcuts}>
 				{readOnly ? null : (
 					<Toolbar
 						editor={editor}
