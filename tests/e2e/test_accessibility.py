@@ -104,7 +104,7 @@ def test_every_page_has_no_serious_or_critical_accessibility_violations(site, ll
 	page.goto(f"/huf/chat/{quote(agent)}")
 	page.get_by_label(f"Message to {agent}").fill("Hello")
 	page.get_by_role("button", name="Send").click()
-	expect(page.get_by_test_id("answer").filter(has_text="Hello!")).to_have_attribute("data-status", "done")
+	expect(page.get_by_test_id("answer").filter(has_text="Hello!")).to_have_attribute("data-status", "done", timeout=30_000)
 	chat = "/" + page.url.split("/", 3)[3]  # the conversation's own address
 	agent_run = wait_for(lambda: frappe.get_all("Agent Run", {"agent": agent, "user": manager, "status": "Success"}, pluck="name"), message="the chat's run")[0]
 	flow_run = flow_waiting_for(manager, agent)
@@ -129,3 +129,12 @@ def test_every_page_has_no_serious_or_critical_accessibility_violations(site, ll
 	for path, ready in pages:
 		found += violations(page, path, ready)
 	assert not found, "Serious or critical accessibility violations:\n" + "\n".join(found)
+
+	# At phone width a long unbroken word wraps inside its bubble: nothing in the conversation is wider than the screen.
+	page.set_viewport_size({"width": 390, "height": 800})
+	page.goto(chat)
+	expect(page.get_by_test_id("answer").first).to_be_visible()
+	wider = page.evaluate("""() => [...document.querySelectorAll('[data-testid="answer"] *, [data-testid="user-message"]')]
+		.filter((el) => el.getBoundingClientRect().right > window.innerWidth + 1).map((el) => el.tagName + ' ' + el.className)""")
+	assert not wider, wider
+	assert page.evaluate("""() => document.querySelector('[role="log"]').scrollWidth <= document.querySelector('[role="log"]').clientWidth""")
