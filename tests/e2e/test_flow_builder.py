@@ -93,6 +93,7 @@ def test_a_manager_draws_saves_and_runs_the_lead_flow_and_the_approver_approves(
 
 		panel = open_settings(page, "webhook_1")
 		panel.get_by_label("Name").fill("New lead")
+		panel.get_by_label("Secret").fill("e2e-lead-secret")  # a web request without one is never activated
 		panel = open_settings(page, "http_request_1")
 		panel.get_by_label("Name").fill("Enrich")
 		panel.get_by_label("Web address").fill(enrich.url("/lead"))

@@ -29,7 +29,7 @@ def test_three_agents_condition_transform_and_end(running, llm):
 	flow = save(
 		"huf-test-three-agents",
 		[
-			node("start", "trigger.webhook"),
+			node("start", "trigger.webhook", secret="s3cret-hook"),
 			node("score", "agent.run", agent=agents[0], prompt="Score {{ trigger.lead }}"),
 			node("hot", "condition", expression="nodes.score == 'hot'"),
 			node("write", "agent.run", agent=agents[1], prompt="Write to {{ trigger.lead }}"),

@@ -215,7 +215,7 @@ def test_the_flow_tools_act_with_the_callers_rights_and_only_approvers_decide(si
 	h.users()
 	flow_id = h.save(
 		"huf-test-flow-tools",
-		[h.node("start", "trigger.webhook"), h.node("ok", "human.approval", approval_type="user", users=[h.APPROVER]), h.node("done", "end")],
+		[h.node("start", "trigger.webhook", secret=SECRET), h.node("ok", "human.approval", approval_type="user", users=[h.APPROVER]), h.node("done", "end")],
 		[h.edge("start", "ok"), h.edge("ok", "done")],
 	)
 	workers.start(1)

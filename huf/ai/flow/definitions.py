@@ -13,6 +13,7 @@ from frappe.utils import now_datetime
 from frappe.utils.password import get_decrypted_password, set_encrypted_password
 
 from huf.ai.engine.flow.validate import validate
+from huf.ai.flow import readiness
 
 FLOW_ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,139}$")
 MAX_PROBLEMS_SHOWN = 20
@@ -69,6 +70,8 @@ def check(doc, secrets: bool = True) -> dict:
 	else:
 		mask_secrets(definition)
 	problems = validate(definition, SiteKnows())
+	if doc.status == "Active":  # what would stop its runs on this site (readiness.py)
+		problems += readiness.problems(definition, doc.owner or frappe.session.user)
 	if problems:
 		lines = [_describe(p) for p in problems[:MAX_PROBLEMS_SHOWN]]
 		if len(problems) > MAX_PROBLEMS_SHOWN:

@@ -214,7 +214,7 @@ function Editor({ isNew, initial, providers, tools }: EditorProps) {
 									<Select value={draft.summary_model} onChange={(e) => set("summary_model", e.target.value)} {...props}>
 										<option value="">The agent's own model</option>
 										{models.map((m) => (
-											<option key={m.name} value={m.name}>{m.name}</option>
+											<option key={m.name} value={m.name}>{`${m.name} (${m.provider})`}</option>
 										))}
 									</Select>
 								)}

@@ -1,5 +1,6 @@
 import { ChevronRight, History, RotateCcw, ThumbsDown, ThumbsUp, Wrench } from "lucide-react";
 import { useState } from "react";
+import { Link } from "react-router";
 import { Button } from "../../components/ui/button";
 import { Dialog } from "../../components/ui/dialog";
 import { Field, Textarea } from "../../components/ui/field";
@@ -128,9 +129,10 @@ function Rating({ answer }: { answer: AnswerItem }) {
 	);
 }
 
-type AnswerProps = { answer: AnswerItem; onRetry?: (() => void) | undefined };
+/** `linkRun`: the answer links to its run's page (in the web app's chat, for people who may see runs). */
+type AnswerProps = { answer: AnswerItem; onRetry?: (() => void) | undefined; linkRun?: boolean };
 
-export function Answer({ answer, onRetry }: AnswerProps) {
+export function Answer({ answer, onRetry, linkRun }: AnswerProps) {
 	return (
 		<article className="grid max-w-full gap-2" aria-label="Agent answer" data-testid="answer" data-status={answer.status}>
 			{answer.tools.length ? <div className="grid gap-1">{answer.tools.map((step) => <ToolStepView key={step.id} step={step} />)}</div> : null}
@@ -145,7 +147,7 @@ export function Answer({ answer, onRetry }: AnswerProps) {
 				</p>
 			) : null}
 			{answer.text ? (
-				<div className="prose-chat rounded-lg bg-white px-4 py-2 text-sm shadow-sm ring-1 ring-slate-200" dangerouslySetInnerHTML={{ __html: renderMarkdown(answer.text) }} />
+				<div className="prose-chat min-w-0 rounded-lg bg-white px-4 py-2 text-sm shadow-sm ring-1 ring-slate-200 [overflow-wrap:anywhere]" dangerouslySetInnerHTML={{ __html: renderMarkdown(answer.text) }} />
 			) : answer.status === "running" ? (
 				<p className="text-sm text-slate-500">
 					{answer.attention || answer.approvals.some((a) => !a.decision) ? "Waiting for your answer…" : answer.waiting ? "Waiting for its turn…" : "Thinking…"}
@@ -165,6 +167,11 @@ export function Answer({ answer, onRetry }: AnswerProps) {
 					</span>
 				) : null}
 				<Rating answer={answer} />
+				{linkRun && answer.run && answer.status !== "running" ? (
+					<Link to={`/runs/${encodeURIComponent(answer.run)}`} className="rounded text-xs text-blue-700 hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-blue-500">
+						See how this answer was made
+					</Link>
+				) : null}
 				{onRetry ? (
 					<Button variant="outline" size="sm" onClick={onRetry}>
 						<RotateCcw className="h-3.5 w-3.5" aria-hidden />

@@ -3,6 +3,7 @@ import { Paperclip } from "lucide-react";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { Button } from "../../components/ui/button";
 import { ErrorNote, Loading } from "../../components/ui/status";
+import { useMe } from "../../lib/me";
 import { RunStream } from "../../lib/sse";
 import { chatApi } from "./api";
 import { Answer } from "./Answer";
@@ -13,6 +14,7 @@ type Live = { user: string | null; files: FileRef[]; answer: AnswerItem };
 type ChatViewProps = { agent: string; allowFiles: boolean; conversation: string | null; onConversation: (conversation: string) => void };
 
 export function ChatView({ agent, allowFiles, conversation, onConversation }: ChatViewProps) {
+	const linkRun = useMe().data?.capabilities["agent.run"] ?? false;
 	const queryClient = useQueryClient();
 	const [live, setLive] = useState<Live | null>(null);
 	const [reconnecting, setReconnecting] = useState(false);
@@ -136,13 +138,13 @@ export function ChatView({ agent, allowFiles, conversation, onConversation }: Ch
 					item.kind === "user" ? (
 						<UserBubble key={item.key} text={item.text} files={item.attachments} />
 					) : (
-						<Answer key={item.key} answer={item} onRetry={!live && item === last && canRetry && retryText ? () => void send(retryText) : undefined} />
+						<Answer key={item.key} answer={item} linkRun={linkRun} onRetry={!live && item === last && canRetry && retryText ? () => void send(retryText) : undefined} />
 					),
 				)}
 				{live ? (
 					<>
 						{live.user ? <UserBubble text={live.user} files={live.files} /> : null}
-						<Answer answer={live.answer} onRetry={canRetry && retryText ? () => void send(retryText) : undefined} />
+						<Answer answer={live.answer} linkRun={linkRun} onRetry={canRetry && retryText ? () => void send(retryText) : undefined} />
 					</>
 				) : null}
 				{reconnecting ? (
@@ -160,7 +162,7 @@ export function ChatView({ agent, allowFiles, conversation, onConversation }: Ch
 function UserBubble({ text, files }: { text: string; files: FileRef[] }) {
 	return (
 		<div className="grid justify-items-end gap-1">
-			<p className="max-w-[85%] whitespace-pre-wrap rounded-lg bg-blue-600 px-4 py-2 text-sm text-white" data-testid="user-message">
+			<p className="min-w-0 max-w-[85%] whitespace-pre-wrap rounded-lg bg-blue-600 px-4 py-2 text-sm text-white [overflow-wrap:anywhere]" data-testid="user-message">
 				{text}
 			</p>
 			{files.length ? (

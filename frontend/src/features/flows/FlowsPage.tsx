@@ -49,9 +49,10 @@ export default function FlowsPage() {
 						</thead>
 						<tbody className="divide-y divide-slate-100">
 							{flows.data.map((flow) => (
-								<tr key={flow.flow_id} className="hover:bg-slate-50">
+								<tr key={flow.flow_id} className="relative hover:bg-slate-50">
 									<td className="px-3 py-2">
-										<Link className="font-medium text-blue-700 hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-blue-500" to={`/flows/${encodeURIComponent(flow.flow_id)}`}>
+										{/* the whole row opens the flow (the link covers it); its last run's link sits above */}
+										<Link className="font-medium text-blue-700 hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-blue-500 after:absolute after:inset-0 after:content-['']" to={`/flows/${encodeURIComponent(flow.flow_id)}`}>
 											{flow.flow_name}
 										</Link>
 										<p className="text-xs text-slate-500">{flow.flow_id}</p>
@@ -60,7 +61,7 @@ export default function FlowsPage() {
 									<td className="px-3 py-2 text-right tabular-nums">{flow.version}</td>
 									<td className="px-3 py-2">
 										{flow.last_run ? (
-											<Link className="inline-flex items-center gap-2 hover:underline" to={`/flows/runs/${flow.last_run.name}`}>
+											<Link className="relative z-10 inline-flex items-center gap-2 hover:underline" to={`/flows/runs/${flow.last_run.name}`}>
 												<StatusBadge status={flow.last_run.status} />
 												<span className="text-xs text-slate-600">{when(flow.last_run.creation)}</span>
 											</Link>

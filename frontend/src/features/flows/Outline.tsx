@@ -20,7 +20,7 @@ export function Outline({ definition, problems, title = "Steps" }: { definition:
 						return (
 							<li key={step.id} data-testid="flow-step" className={`grid gap-1 rounded-md border bg-white p-3 ${found.length ? "border-red-300" : "border-slate-200"}`}>
 								<div className="flex flex-wrap items-baseline gap-2">
-									<span className="text-xs tabular-nums text-slate-400">{index + 1}</span>
+									<span className="text-xs tabular-nums text-slate-500">{index + 1}</span>
 									<span className="font-medium">{step.label}</span>
 									<span className="text-sm text-slate-600">{step.kind}</span>
 								</div>

@@ -22,7 +22,7 @@ export function Versions({ flow, canRestore, onRestore }: Props) {
 						<li key={row.name} className="flex flex-wrap items-center gap-3 px-3 py-2">
 							<span className="font-medium tabular-nums">Version {row.version}</span>
 							{row.version === flow.version ? <span className="text-xs text-green-700">current</span> : null}
-							<span className="min-w-0 flex-1 truncate text-slate-700">{row.note || <span className="text-slate-400">No note</span>}</span>
+							<span className="min-w-0 flex-1 truncate text-slate-700">{row.note || <span className="text-slate-500">No note</span>}</span>
 							<span className="text-xs text-slate-500">{row.saved_by}, {when(row.saved_at)}</span>
 							<Button variant="ghost" size="sm" aria-expanded={open === row.version} onClick={() => setOpen(open === row.version ? null : row.version)}>
 								{open === row.version ? "Close" : "Open this version"}

@@ -31,9 +31,10 @@ export default function KnowledgePage() {
 			) : (
 				<ul className="grid gap-3 md:grid-cols-2">
 					{sources.data.map((source) => (
-						<li key={source.name} className="grid gap-2 rounded-lg border border-slate-200 bg-white p-4">
+						<li key={source.name} className="relative grid gap-2 rounded-lg border border-slate-200 bg-white p-4 hover:bg-slate-50">
 							<div className="flex items-center gap-2">
-								<Link to={`/knowledge/${encodeURIComponent(source.name)}`} className="font-semibold text-blue-700 hover:underline">
+								{/* the whole card opens the source (the link covers it) */}
+								<Link to={`/knowledge/${encodeURIComponent(source.name)}`} className="rounded-lg font-semibold text-blue-700 hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-blue-500 after:absolute after:inset-0 after:content-['']">
 									{source.source_name}
 								</Link>
 								<StatusBadge status={source.status} />

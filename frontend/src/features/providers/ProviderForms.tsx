@@ -4,7 +4,7 @@ import { Button } from "../../components/ui/button";
 import { Checkbox, Field, Input, Textarea } from "../../components/ui/field";
 import { ErrorNote } from "../../components/ui/status";
 import { saveDoc } from "../../lib/api";
-import type { ModelRow, ProviderRow } from "./api";
+import { useProviders, type ModelRow, type ProviderRow } from "./api";
 import { dropsStoredKey, validateModel, validateProvider, type Errors, type ModelDraft, type ProviderDraft } from "./validation";
 
 function useSave(doctype: string, name: string | undefined, onDone: (saved: string) => void) {
@@ -77,6 +77,9 @@ export function ProviderForm({ provider, onDone }: { provider: ProviderRow | nul
 
 /** Add or edit a model of a provider, with its own prices when the standard ones don't apply. */
 export function ModelForm({ provider, model, onDone }: { provider: string; model: ModelRow | null; onDone: (saved: string) => void }) {
+	// Model ids are unique across providers: which provider has each one.
+	const providers = useProviders();
+	const taken = new Map((providers.data ?? []).flatMap((row) => row.models.map((each) => [each.name, row.name] as const)));
 	const [draft, setDraft] = useState<ModelDraft>({
 		model_name: model?.name ?? "",
 		provider,
@@ -101,12 +104,12 @@ export function ModelForm({ provider, model, onDone }: { provider: string; model
 			noValidate
 			onSubmit={(event) => {
 				event.preventDefault();
-				const found = validateModel(draft);
+				const found = validateModel(draft, model ? new Map() : taken);
 				setErrors(found);
 				if (!Object.keys(found).length) save.mutate({ ...draft, model_name: draft.model_name.trim() });
 			}}
 		>
-			<Field label="Model id" error={errors.model_name} hint="Exactly as the provider names it, e.g. gpt-4o-mini or claude-3-5-sonnet-latest.">
+			<Field label="Model id" error={errors.model_name} hint={`Exactly as ${provider} names it, e.g. gpt-4o-mini or claude-3-5-sonnet-latest.`}>
 				{(props) => <Input value={draft.model_name} disabled={Boolean(model)} onChange={(e) => set("model_name", e.target.value)} {...props} />}
 			</Field>
 			<Checkbox label="Disabled (agents can't use it)" checked={Boolean(draft.disabled)} onChange={(e) => set("disabled", e.target.checked ? 1 : 0)} />

@@ -1,6 +1,6 @@
 import { useMutation } from "@tanstack/react-query";
 import { CheckCircle2, Plus, XCircle } from "lucide-react";
-import { useState } from "react";
+import { useId, useState } from "react";
 import { Button } from "../../components/ui/button";
 import { Dialog } from "../../components/ui/dialog";
 import { Empty, ErrorNote, Loading } from "../../components/ui/status";
@@ -12,11 +12,18 @@ type Editing = { kind: "provider"; provider: ProviderRow | null } | { kind: "mod
 function ConnectionTest({ provider }: { provider: ProviderRow }) {
 	const test = useMutation({ mutationFn: () => testConnection(provider.name) });
 	const result = test.data;
+	const why = useId();
+	const noModel = !provider.models.length;
 	return (
 		<div className="grid gap-1">
-			<Button variant="outline" size="sm" disabled={test.isPending || !provider.models.length} onClick={() => test.mutate()}>
+			<Button variant="outline" size="sm" disabled={test.isPending || noModel} aria-describedby={noModel ? why : undefined} onClick={() => test.mutate()}>
 				{test.isPending ? "Testing…" : "Test connection"}
 			</Button>
+			{noModel ? (
+				<p id={why} className="max-w-[14rem] text-xs text-slate-600">
+					Add a model first: the test asks one of its models to answer.
+				</p>
+			) : null}
 			<div aria-live="polite" className="text-sm">
 				{result?.ok ? (
 					<p className="flex items-center gap-1 text-green-700">
@@ -72,7 +79,7 @@ function ProviderCard({ provider, onEdit }: { provider: ProviderRow; onEdit: (ed
 				)}
 				<Button variant="outline" size="sm" className="justify-self-start" onClick={() => onEdit({ kind: "model", provider: provider.name, model: null })}>
 					<Plus className="h-4 w-4" aria-hidden />
-					Add model
+					Add model to {provider.name}
 				</Button>
 			</div>
 		</article>
@@ -107,7 +114,7 @@ export default function ProvidersPage() {
 			<Dialog open={editing?.kind === "provider"} onOpenChange={(open) => !open && close()} title={editing?.kind === "provider" && editing.provider ? `Edit ${editing.provider.name}` : "Add a provider"}>
 				{editing?.kind === "provider" ? <ProviderForm provider={editing.provider} onDone={close} /> : null}
 			</Dialog>
-			<Dialog open={editing?.kind === "model"} onOpenChange={(open) => !open && close()} title={editing?.kind === "model" && editing.model ? `Edit ${editing.model.name}` : "Add a model"}>
+			<Dialog open={editing?.kind === "model"} onOpenChange={(open) => !open && close()} title={editing?.kind === "model" ? (editing.model ? `Edit ${editing.model.name} (${editing.provider})` : `Add a model to ${editing.provider}`) : ""}>
 				{editing?.kind === "model" ? <ModelForm provider={editing.provider} model={editing.model} onDone={close} /> : null}
 			</Dialog>
 		</div>

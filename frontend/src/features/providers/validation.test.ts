@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { dropsStoredKey, validateModel, validateProvider, type ModelDraft, type ProviderDraft } from "./validation";
+import { dropsStoredKey, prefixOf, validateModel, validateProvider, type ModelDraft, type ProviderDraft } from "./validation";
 
 const provider = (changes: Partial<ProviderDraft> = {}): ProviderDraft => ({ provider_name: "OpenAI", api_key: "sk-1", api_base: "", description: "", remove_key: false, ...changes });
 const model = (changes: Partial<ModelDraft> = {}): ModelDraft => ({
@@ -44,5 +44,14 @@ describe("validateModel", () => {
 		expect(validateModel(model({ input_cost_per_1m_tokens: -1 }))).toEqual({});
 		const errors = validateModel(model({ use_custom_pricing: 1, input_cost_per_1m_tokens: -1, output_cost_per_1m_tokens: Number.NaN }));
 		expect(Object.keys(errors).sort()).toEqual(["input_cost_per_1m_tokens", "output_cost_per_1m_tokens"]);
+	});
+});
+
+describe("a model id used by another provider", () => {
+	it("says how to name it with its provider in front", () => {
+		const draft: ModelDraft = { model_name: "gpt-4o-mini", provider: "OpenAI", disabled: 0, use_custom_pricing: 0, input_cost_per_1m_tokens: 0, output_cost_per_1m_tokens: 0, cached_input_cost_per_1m_tokens: 0, fallback_models: "" };
+		expect(validateModel(draft, new Map([["gpt-4o-mini", "Azure West"]])).model_name).toBe("gpt-4o-mini is already a model of Azure West, and each model id is used once. Write this one with its provider in front: openai/gpt-4o-mini.");
+		expect(validateModel({ ...draft, model_name: "openai/gpt-4o-mini" }, new Map([["gpt-4o-mini", "Azure West"]]))).toEqual({});
+		expect(prefixOf("My Local Server")).toBe("my-local-server");
 	});
 });

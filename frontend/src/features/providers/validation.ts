@@ -29,11 +29,19 @@ export function validateProvider(draft: ProviderDraft, isNew: boolean, keySet: b
 	return errors;
 }
 
-export function validateModel(draft: ModelDraft): Errors<ModelDraft> {
+/** A provider's name as a model id's prefix: OpenAI -> openai. */
+export const prefixOf = (provider: string) => provider.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "") || "provider";
+
+/** `taken`: the model ids already on the site, each with its provider (a new model's id must be new). */
+export function validateModel(draft: ModelDraft, taken: Map<string, string> = new Map()): Errors<ModelDraft> {
 	const errors: Errors<ModelDraft> = {};
 	const name = draft.model_name.trim();
+	const owner = taken.get(name);
 	if (!name) errors.model_name = "Enter the provider's model id, e.g. gpt-4o-mini.";
 	else if (/\s/.test(name)) errors.model_name = "A model id has no spaces. Copy it exactly from the provider, e.g. gpt-4o-mini.";
+	else if (owner) {
+		errors.model_name = `${name} is already a model of ${owner}, and each model id is used once. Write this one with its provider in front: ${prefixOf(draft.provider)}/${name}.`;
+	}
 	if (draft.use_custom_pricing) {
 		for (const key of ["input_cost_per_1m_tokens", "output_cost_per_1m_tokens", "cached_input_cost_per_1m_tokens"] as const) {
 			if (!(draft[key] >= 0)) errors[key] = "Enter a price of 0 or more.";

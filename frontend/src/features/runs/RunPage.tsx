@@ -58,7 +58,7 @@ function TimelineStep({ step, index }: { step: Step; index: number }) {
 	return (
 		<li className="grid gap-1 rounded-md border border-slate-200 bg-white p-3" data-testid="timeline-step">
 			<div className="flex flex-wrap items-center gap-2 text-sm">
-				<span className="text-xs text-slate-400">{index + 1}</span>
+				<span className="text-xs text-slate-500">{index + 1}</span>
 				<Icon className="h-4 w-4 text-slate-500" aria-hidden />
 				<span className="font-medium">{title}</span>
 				{step.kind === "tool" ? <StatusBadge status={step.status} /> : null}

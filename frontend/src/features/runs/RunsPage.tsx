@@ -82,9 +82,10 @@ export default function RunsPage() {
 						</thead>
 						<tbody className="divide-y divide-slate-100">
 							{rows.map((run) => (
-								<tr key={run.name} className="hover:bg-slate-50">
+								<tr key={run.name} className="relative hover:bg-slate-50">
 									<td className="px-3 py-2">
-										<Link className="text-blue-700 underline-offset-2 hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-blue-500" to={`/runs/${run.name}`}>
+										{/* the whole row opens the run (the link covers it) */}
+										<Link className="text-blue-700 underline-offset-2 hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-blue-500 after:absolute after:inset-0 after:content-['']" to={`/runs/${run.name}`}>
 											{new Date(run.creation.replace(" ", "T")).toLocaleString()}
 										</Link>
 									</td>

@@ -284,15 +284,16 @@ function ServerTools({ server, tools, lastSync, dirty, synced, onChange, onSynce
 	return (
 		<Section title="Tools from this server">
 			<div className="flex flex-wrap gap-2">
-				<Button variant="outline" disabled={dirty || test.isPending} onClick={() => test.mutate()}>
+				<Button variant="outline" disabled={dirty || test.isPending} onClick={() => (sync.reset(), test.mutate())}>
 					<PlugZap className="h-4 w-4" aria-hidden /> {test.isPending ? "Testing…" : "Test connection"}
 				</Button>
-				<Button variant="outline" disabled={dirty || sync.isPending} onClick={() => sync.mutate()}>
+				<Button variant="outline" disabled={dirty || sync.isPending} onClick={() => (test.reset(), sync.mutate())}>
 					<RefreshCw className="h-4 w-4" aria-hidden /> {sync.isPending ? "Fetching tools…" : "Sync tools"}
 				</Button>
 			</div>
 			{dirty ? <p className="text-xs text-amber-700">Save your changes first; testing and syncing use the saved settings.</p> : null}
-			<div aria-live="polite" className="grid gap-2">
+			{/* Only the last of Test and Sync says how it went, once: each note is its own live region. */}
+			<div className="grid gap-2">
 				{report?.ok ? (
 					<p role="status" className="text-sm text-green-700">
 						Connected to {report.server_name || server}

@@ -53,9 +53,16 @@ class Connection:
 		done, _ = await asyncio.wait({self._ready, self.ended}, timeout=self.server.timeout, return_when=asyncio.FIRST_COMPLETED)
 		if self._ready in done:
 			return
-		await self.close()
-		if not isinstance(self.ended.exception(), _Closed):
-			raise self.ended.exception()
+		if self.ended in done:
+			await self.close()
+			if not isinstance(self.ended.exception(), _Closed):
+				raise self.ended.exception()
+		else:
+			# A server silent for the whole timeout is given up on now: waiting for the session to end
+			# (close) would wait the timeout once more, for an answer that is not coming.
+			self._stop.set()
+			self._task.cancel()
+			await asyncio.gather(self._task, return_exceptions=True)
 		raise TimeoutError
 
 	async def request(self, call: Callable[[ClientSession], Awaitable[Any]], timeout: float) -> Any:

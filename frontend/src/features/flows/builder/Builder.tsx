@@ -25,6 +25,7 @@ import { StepPicker } from "./StepPicker";
 import { merge } from "./Summary";
 import { Toolbar } from "./Toolbar";
 import { useEditor } from "./useEditor";
+import { useShortcuts } from "./shortcuts";
 
 type Props = {
 	definition: Definition;
@@ -56,6 +57,7 @@ function BuilderView({ definition, readOnly, refused, saving, onSave, onDirty, o
 	const saved = useMemo(() => canonical(toDefinition(opened)), [opened]);
 	const editor = useEditor(() => ({ nodes: opened.nodes, edges: opened.edges }), readOnly);
 	const { graph, select } = editor;
+	const shortcuts = useShortcuts(editor, readOnly);
 	const drawn = useFirstDrawn(graph.nodes.length);
 	// What is saved, checked and listed follows the graph a moment behind (a step being dragged
 	// joins the graph only when it is dropped: useEditor).
@@ -138,7 +140,7 @@ function BuilderView({ definition, readOnly, refused, saving, onSave, onDirty, o
 	return (
 		<LookContext.Provider value={look}>
 			<AddAfterContext.Provider value={readOnly ? null : openPicker}>
-				<div className="flex h-full min-h-0 flex-col gap-2" onKeyDown={editor.onKeyDown}>
+				<div className="flex h-full min-h-0 flex-col gap-2 focus:outline-none" {...shortcuts}>
 					{readOnly ? null : (
 						<Toolbar
 							editor={editor}

@@ -16,7 +16,7 @@ const LOADING: Known = { agents: null, tools: null };
 const GOOD: Definition = {
 	id: "flow",
 	nodes: [
-		node("hook", "trigger.webhook"),
+		node("hook", "trigger.webhook", { secret: "********" }),
 		node("score", "agent.run", { agent: "Scorer", prompt: "Score {{ trigger.lead }}" }),
 		node("save", "tool.call", { tool: "create_lead", arguments: { lead: "{{ trigger.lead }}" } }),
 		node("route", "router.llm", { prompt: "Pick" }),
@@ -140,7 +140,7 @@ describe("checkFlow", () => {
 
 	it("lets a tool that asks first run only right after an approval's approved path", () => {
 		const asks = (into: RawEdge[], known = KNOWN) =>
-			checkFlow({ id: "f", nodes: [node("hook", "trigger.webhook"), node("ask", "human.approval", { approval_type: "users", users: ["boss@example.com"] }), node("drop", "tool.call", { tool: "delete_lead", arguments: {} })], edges: [edge("hook", "ask"), ...into] }, known);
+			checkFlow({ id: "f", nodes: [node("hook", "trigger.webhook", { secret: "s3cret" }), node("ask", "human.approval", { approval_type: "users", users: ["boss@example.com"] }), node("drop", "tool.call", { tool: "delete_lead", arguments: {} })], edges: [edge("hook", "ask"), ...into] }, known);
 		expect(asks([edge("ask", "drop", "always", { meta: { outcome: "approved" } })])).toEqual([]);
 		expect(asks([edge("ask", "drop", "on_success")])).toEqual([]);
 		const message = "The tool 'delete_lead' is marked to ask a person before it runs; put a Human approval step right before this step, with only its approved path leading here, so a person decides each call.";
@@ -148,6 +148,19 @@ describe("checkFlow", () => {
 			expect(asks(into)).toEqual([{ nodeId: "drop", field: "tool", message }]);
 		}
 		expect(asks([edge("hook", "drop")], LOADING)).toEqual([]); // tools not loaded yet: not judged
+	});
+
+	it("says what would stop a flow once it is active: a web request without a secret, Guest deciding an approval", () => {
+		const noSecret = "It needs a secret before the flow can be activated: other systems send it with each request, and without one no request is accepted.";
+		for (const secret of [undefined, "", "  "]) expect(checkFlow(withConfig("hook", secret === undefined ? {} : { secret }), KNOWN)).toEqual([{ nodeId: "hook", field: "secret", message: noSecret }]);
+		const guestUser = "Guest (someone who has not signed in) cannot decide; choose people who sign in.";
+		const nobody = "Nobody listed can decide, so a run would wait here for ever; choose people who can sign in.";
+		expect(checkFlow(withConfig("ok", { approval_type: "user", users: ["Guest"] }), KNOWN)).toEqual([{ nodeId: "ok", field: "users", message: guestUser }, { nodeId: "ok", field: "users", message: nobody }]);
+		expect(checkFlow(withConfig("ok", { approval_type: "users", users: ["Guest", "boss@example.com"] }), KNOWN)).toEqual([{ nodeId: "ok", field: "users", message: guestUser }]);
+		expect(checkFlow(withConfig("ok", { approval_type: "role", roles: ["Guest"] }), KNOWN)).toEqual([
+			{ nodeId: "ok", field: "roles", message: "The role Guest cannot decide (it stands for people who have not signed in); choose another role." },
+			{ nodeId: "ok", field: "roles", message: "Nobody who can sign in has any of these roles, so a run would wait here for ever; choose a role people hold." },
+		]);
 	});
 
 	it("does not judge agents and tools before they are loaded", () => {

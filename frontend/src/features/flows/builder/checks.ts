@@ -394,7 +394,28 @@ function circleProblems(graph: Graph): Problem[] {
 		});
 }
 
-/** Every problem the server would report on save (but the flow's id), in the server's order. */
+// What a flow needs before it can be activated (huf/ai/flow/readiness.py, which also checks who
+// exists, who holds a role and what the flow's runner may do, as only the site knows).
+const NO_SECRET = "It needs a secret before the flow can be activated: other systems send it with each request, and without one no request is accepted.";
+const GUEST_USER = "Guest (someone who has not signed in) cannot decide; choose people who sign in.";
+const GUEST_ROLE = "The role Guest cannot decide (it stands for people who have not signed in); choose another role.";
+const NOBODY = "Nobody listed can decide, so a run would wait here for ever; choose people who can sign in.";
+const NOBODY_WITH_ROLE = "Nobody who can sign in has any of these roles, so a run would wait here for ever; choose a role people hold.";
+
+const namesIn = (value: unknown) => (Array.isArray(value) ? value.filter((item): item is string => typeof item === "string" && pyStrip(item) !== "").map(pyStrip) : []);
+
+function readiness(node: Node): Found[] {
+	const config = node.config;
+	if (node.type === "trigger.webhook") return typeof config.secret === "string" && pyStrip(config.secret) ? [] : [{ field: "secret", message: NO_SECRET }];
+	if (node.type !== "human.approval") return [];
+	const kind = text(truthy(config.approval_type) ? config.approval_type : "").toLowerCase();
+	const [names, field, guest, nobody] = USER_TYPES.includes(kind) ? [namesIn(config.users), "users", GUEST_USER, NOBODY] : ROLE_TYPES.includes(kind) ? [namesIn(config.roles), "roles", GUEST_ROLE, NOBODY_WITH_ROLE] : [[], "", "", ""];
+	if (!names.includes("Guest")) return [];
+	return [{ field, message: guest }, ...(names.every((name) => name === "Guest") ? [{ field, message: nobody }] : [])];
+}
+
+/** Every problem the server would report on save (but the flow's id), in the server's order; then
+ * what it reports when the flow is activated. */
 export function checkFlow(definition: Definition, known: Known): Problem[] {
 	const graph = parse(definition);
 	const problems = [...flowProblems(definition, graph), ...graph.edges.flatMap((edge) => edgeProblems(graph, edge))];
@@ -402,7 +423,8 @@ export function checkFlow(definition: Definition, known: Known): Problem[] {
 		const rule = CHECKS.get(node.type);
 		if (rule) problems.push(...rule(node, graph, known).map((found) => ({ nodeId: node.id, ...found })));
 	}
-	return [...problems, ...circleProblems(graph)];
+	const ready = [...graph.nodes.values()].flatMap((node) => readiness(node).map((found) => ({ nodeId: node.id, ...found })));
+	return [...problems, ...circleProblems(graph), ...ready];
 }
 
 /** A step's own problems for its settings panel: by setting, and the rest. Problems of the

@@ -21,10 +21,11 @@ export function useAgents(enabled = true) {
 	});
 }
 
-/** The chosen tool: whether it asks a person first, and the inputs it takes. */
+/** The chosen tool: whether it asks a person first, and the inputs it takes (its rows, and the
+ * definition the server derived from them or from its record type: settings/toolInputs.ts). */
 export function useTool(name: string) {
 	const doc = useToolDoc(name, Boolean(name));
-	return { tool: doc.data ? toolFromDoc(doc.data) : undefined, loading: doc.isLoading, error: doc.error };
+	return { tool: doc.data ? toolFromDoc(doc.data) : undefined, definition: doc.data?.function_definition, loading: doc.isLoading, error: doc.error };
 }
 
 /** What the live check may name: the agents and tools on this site (null until they are loaded, or

@@ -70,6 +70,33 @@ describe("undo and redo", () => {
 		expect(model.undo(editor).graph.nodes[0]?.position).toEqual({ x: 0, y: 0 });
 	});
 
+	it("makes what is typed in one field one step, until focus moves", () => {
+		const field = {};
+		const other = {};
+		const typed = (editor: model.Editor, text: string, where: object) =>
+			model.edit(editor, (graph) => model.updateStep(graph, "agent_run_1", { label: text }), where);
+		let editor = model.edit(model.start(empty), (graph) => model.addStep(graph, "agent.run", { x: 0, y: 0 }));
+		const label = (state: model.Editor) => state.graph.nodes[0]?.data.label;
+		for (const text of ["s", "sc", "sco", "score > 5"]) editor = typed(editor, text, field);
+		expect(editor.past).toHaveLength(2);
+		expect(label(model.undo(editor))).toBe("Ask an agent");
+		// another field is another step; so is the same field after focus moved
+		editor = typed(editor, "x", other);
+		expect(editor.past).toHaveLength(3);
+		editor = typed(model.pause(editor), "xy", other);
+		expect(editor.past).toHaveLength(4);
+		expect(label(model.undo(editor))).toBe("x");
+		// what is typed after an undo is a change of its own, not part of the undone one
+		editor = typed(model.undo(editor), "xz", other);
+		expect(editor.past).toHaveLength(4);
+		expect(label(model.undo(editor))).toBe("x");
+		// changes not typed (a button, a list) are a step each
+		editor = model.edit(editor, (graph) => model.updateStep(graph, "agent_run_1", { label: "a" }));
+		editor = model.edit(editor, (graph) => model.updateStep(graph, "agent_run_1", { label: "b" }));
+		expect(label(model.undo(editor))).toBe("a");
+		expect(model.pause(model.start(empty))).toEqual(model.start(empty));
+	});
+
 	it("does not remember selection as an edit", () => {
 		const editor = model.live(model.start(leadFlow()), model.selectAll);
 		expect(editor.past).toHaveLength(0);

@@ -1,23 +1,33 @@
 // The builder's editing model, pure so it can be tested without a browser: the graph on the canvas,
 // what undo and redo go back and forth through, and what copy keeps. Every change that a person
 // would want to undo goes through `edit`; where a drag drops its steps goes through `live` and
-// becomes one undo step when the drag ends (`settle`).
+// becomes one undo step when the drag ends (`settle`). Typing is one change per field: edits made
+// while typing in the same field (`typing`, the field) join the undo step of the first one, until
+// focus moves (`pause`).
 import { kindOf, type LinkEdge, type NodeType, type StepNode } from "./catalog";
 
 export type Graph = { nodes: StepNode[]; edges: LinkEdge[] };
-export type Editor = { graph: Graph; past: Graph[]; future: Graph[]; clipboard: Graph | null; before: Graph | null };
+/** `typing`: the field whose typing the last undo step holds (any object that stands for it). */
+export type Editor = { graph: Graph; past: Graph[]; future: Graph[]; clipboard: Graph | null; before: Graph | null; typing: object | null };
 
 const HISTORY = 100;
 
 export function start(graph: Graph): Editor {
-	return { graph, past: [], future: [], clipboard: null, before: null };
+	return { graph, past: [], future: [], clipboard: null, before: null, typing: null };
 }
 
-/** A change to remember: the graph before it goes on the undo stack, redo is forgotten. */
-export function edit(editor: Editor, change: (graph: Graph) => Graph): Editor {
+/** A change to remember: the graph before it goes on the undo stack, redo is forgotten. A change
+ * typed in the field `typing` while the last one was typed there too joins that undo step. */
+export function edit(editor: Editor, change: (graph: Graph) => Graph, typing: object | null = null): Editor {
 	const next = change(editor.graph);
 	if (next === editor.graph) return editor;
-	return { ...editor, graph: next, past: [...editor.past, editor.graph].slice(-HISTORY), future: [], before: null };
+	if (typing && editor.typing === typing && editor.past.length) return { ...editor, graph: next, future: [], before: null };
+	return { ...editor, graph: next, past: [...editor.past, editor.graph].slice(-HISTORY), future: [], before: null, typing };
+}
+
+/** Focus moved: the next change, even in the same field, is a change of its own. */
+export function pause(editor: Editor): Editor {
+	return editor.typing ? { ...editor, typing: null } : editor;
 }
 
 /** A change not (yet) worth an undo step: selection, sizes measured, where a drag dropped its steps. */
@@ -40,19 +50,19 @@ export function settle(editor: Editor): Editor {
 		const now = editor.graph.nodes[index];
 		return !now || now.id !== node.id || now.position.x !== node.position.x || now.position.y !== node.position.y;
 	});
-	return moved ? { ...editor, past: [...editor.past, before].slice(-HISTORY), future: [], before: null } : { ...editor, before: null };
+	return moved ? { ...editor, past: [...editor.past, before].slice(-HISTORY), future: [], before: null, typing: null } : { ...editor, before: null };
 }
 
 export function undo(editor: Editor): Editor {
 	const previous = editor.past.at(-1);
 	if (!previous) return editor;
-	return { ...editor, graph: previous, past: editor.past.slice(0, -1), future: [editor.graph, ...editor.future], before: null };
+	return { ...editor, graph: previous, past: editor.past.slice(0, -1), future: [editor.graph, ...editor.future], before: null, typing: null };
 }
 
 export function redo(editor: Editor): Editor {
 	const next = editor.future[0];
 	if (!next) return editor;
-	return { ...editor, graph: next, past: [...editor.past, editor.graph], future: editor.future.slice(1), before: null };
+	return { ...editor, graph: next, past: [...editor.past, editor.graph], future: editor.future.slice(1), before: null, typing: null };
 }
 
 // --- ids and names --------------------------------------------------------------------------------

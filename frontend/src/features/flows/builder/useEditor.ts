@@ -1,15 +1,18 @@
-// The builder's state: the editing model (editor.ts) wired to React Flow's change events and to the
-// keyboard shortcuts people expect from a drawing tool.
+// The builder's state: the editing model (editor.ts) wired to React Flow's change events (the
+// keyboard shortcuts are shortcuts.ts's).
 import { applyEdgeChanges, applyNodeChanges, useStoreApi, type Connection, type EdgeChange, type NodeChange } from "@xyflow/react";
-import { useCallback, useState, type KeyboardEvent } from "react";
+import { useCallback, useState } from "react";
 import type { LinkEdge, StepNode } from "./catalog";
 import * as model from "./editor";
-
-const isTyping = (target: EventTarget | null) => target instanceof HTMLElement && (target.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName));
+import { typingIn } from "./shortcuts";
 
 export function useEditor(initial: () => model.Graph, readOnly: boolean) {
 	const [editor, setEditor] = useState(() => model.start(initial()));
-	const change = useCallback((fn: (graph: model.Graph) => model.Graph) => setEditor((current) => model.edit(current, fn)), []);
+	// What is typed in one field is one undo step (shortcuts.ts ends it when focus moves).
+	const change = useCallback((fn: (graph: model.Graph) => model.Graph) => {
+		const typing = typingIn();
+		setEditor((current) => model.edit(current, fn, typing));
+	}, []);
 
 	const store = useStoreApi<StepNode, LinkEdge>();
 	const onNodesChange = useCallback((changes: NodeChange<StepNode>[]) => {
@@ -38,28 +41,6 @@ export function useEditor(initial: () => model.Graph, readOnly: boolean) {
 	const select = useCallback((id: string) => setEditor((current) => model.live(current, (graph) => model.selectOnly(graph, id))), []);
 	const deselect = useCallback(() => setEditor((current) => model.live(current, model.clearSelection)), []);
 
-	const copy = () => setEditor((current) => ({ ...current, clipboard: model.selection(current.graph) ?? current.clipboard }));
-	const paste = () => setEditor((current) => (current.clipboard ? model.edit(current, (graph) => model.paste(graph, current.clipboard as model.Graph)) : current));
-
-	const onKeyDown = (event: KeyboardEvent) => {
-		if (isTyping(event.target)) return;
-		const mod = event.ctrlKey || event.metaKey;
-		const key = event.key.toLowerCase();
-		const run = (action: () => void) => {
-			event.preventDefault();
-			action();
-		};
-		if (mod && key === "z" && !event.shiftKey) return run(() => setEditor(model.undo));
-		if (mod && (key === "y" || (key === "z" && event.shiftKey))) return run(() => setEditor(model.redo));
-		if (mod && key === "c") return run(copy);
-		if (mod && key === "a") return run(() => setEditor((current) => model.live(current, model.selectAll)));
-		if (readOnly) return;
-		if (mod && key === "v") return run(paste);
-		if (mod && key === "x") return run(() => (copy(), change(model.removeSelected)));
-		if (mod && key === "d") return run(() => change(model.duplicate));
-		if (key === "delete" || key === "backspace") return run(() => change(model.removeSelected));
-	};
-
 	return {
 		graph: editor.graph,
 		canUndo: editor.past.length > 0,
@@ -70,6 +51,6 @@ export function useEditor(initial: () => model.Graph, readOnly: boolean) {
 		undo: () => setEditor(model.undo),
 		redo: () => setEditor(model.redo),
 		handlers: { onNodesChange, onEdgesChange, onConnect, onNodeDragStart, onNodeDragStop },
-		onKeyDown,
+		update: setEditor,
 	};
 }

@@ -1,6 +1,7 @@
 // Choosing people (or roles) from the site: the chosen ones as chips with a remove button, a search
 // box, and the matches to add. Only names the site knows can be added, so nobody is left out of an
-// approval by a typo.
+// approval by a typo. Guest (someone who has not signed in, and its role) is never offered: it
+// cannot decide.
 import { Plus } from "lucide-react";
 import { useState } from "react";
 import { Chips } from "../../../../components/ui/chips";
@@ -15,7 +16,7 @@ const NOUN = { User: "person", Role: "role" };
 export function PeoplePicker({ label, doctype, values, error, onChange }: PeoplePickerProps) {
 	const [text, setText] = useState("");
 	const found = useSuggestions(doctype, text.trim());
-	const matches = (found.data ?? []).filter((match) => !values.includes(match.value));
+	const matches = (found.data ?? []).filter((match) => match.value !== "Guest" && !values.includes(match.value));
 	return (
 		<Group legend={label} error={error}>
 			{values.length ? <Chips label={`Chosen: ${label}`} values={values} onRemove={(value) => onChange(values.filter((v) => v !== value))} /> : <p className="text-sm text-slate-500">No {NOUN[doctype]} chosen yet.</p>}

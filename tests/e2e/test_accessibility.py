@@ -1,0 +1,127 @@
+"""Every page of the web app checked with axe-core in a real browser: no serious or critical
+violations (WCAG 2.x A and AA rules and axe's best practices). Each page is checked with what a
+person finds there after using it: an agent that has answered in the chat, its run, a flow with a few
+steps, a flow run waiting for this person's approval.
+
+axe-core is the npm package the web app's tests use (frontend/node_modules/axe-core/axe.min.js);
+HUF_AXE names another copy of axe.min.js."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from urllib.parse import quote
+
+import frappe
+import pytest
+from playwright.sync_api import expect
+
+from huf.ai.flow import api
+from tests.e2e.test_flows_spa import forget
+from tests.site import fixtures
+from tests.site.conftest import make_user, wait_for
+from tests.site.flow_helpers import settle
+from tests.support.scripted_llm import text
+
+ROOT = Path(__file__).resolve().parents[2]
+AXE = Path(os.environ.get("HUF_AXE") or ROOT / "frontend" / "node_modules" / "axe-core" / "axe.min.js")
+MANAGER = "axe-manager@huf.test"
+FLOW = "e2e-axe-flow"
+AGENT = "Axe Agent"
+
+# What axe reports, for the violations that matter: serious and critical ones only.
+RUN_AXE = """async () => {
+	const result = await axe.run(document, { resultTypes: ["violations"] });
+	return result.violations
+		.filter((v) => v.impact === "serious" || v.impact === "critical")
+		.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => n.target.join(" ")) }));
+}"""
+
+
+def violations(page, path: str, ready) -> list[str]:
+	"""Open ``path``, wait until ``ready`` (a function of the page giving a locator) is visible and
+	the page has stopped loading, and give axe's serious and critical violations, one line each."""
+	page.goto(path)
+	expect(ready(page)).to_be_visible()
+	page.wait_for_load_state("networkidle")
+	page.wait_for_timeout(300)  # what is drawn after the first paint (the builder's checks and map)
+	if not page.evaluate("typeof window.axe !== 'undefined'"):
+		page.add_script_tag(path=str(AXE))
+	found = []
+	for v in page.evaluate(RUN_AXE):
+		nodes = v["nodes"]
+		found.append(f"{path}: {v['impact']} {v['id']} ({v['help']}) x{len(nodes)} at {nodes[:4]}")
+	return found
+
+
+def flow_waiting_for(manager: str, agent: str) -> str:
+	"""An Active flow (web request -> agent -> approval by ``manager`` -> end) and a run of it that
+	waits for ``manager``'s decision; the run's name."""
+	forget(FLOW)
+	nodes = [
+		{"id": "hook", "type": "trigger.webhook", "position": {"x": 0, "y": 0}, "data": {"label": "New order", "config": {"secret": "axe-secret"}}},
+		{"id": "score", "type": "agent.run", "position": {"x": 300, "y": 0}, "data": {"label": "Score order", "config": {"agent": agent, "prompt": "Score {{ trigger.order }}"}}},
+		{"id": "ask", "type": "human.approval", "position": {"x": 600, "y": 0}, "data": {"label": "Ask a manager", "config": {"approval_type": "user", "users": [manager]}}},
+		{"id": "done", "type": "end", "position": {"x": 900, "y": 0}, "data": {"label": "Done", "config": {}}},
+	]
+	edges = [{"id": f"e{n}", "source": a["id"], "target": b["id"], "type": "always"} for n, (a, b) in enumerate(zip(nodes, nodes[1:]))]
+	edges[2]["sourceHandle"] = "approved"
+	api.save_flow_definition(FLOW, {"id": FLOW, "nodes": nodes, "edges": edges}, flow_name="Axe orders", status="Active")
+	frappe.db.commit()
+	frappe.set_user(manager)
+	try:
+		run = api.run_flow(FLOW, {"order": "A-1"})["flow_run"]
+	finally:
+		frappe.set_user("Administrator")
+	frappe.db.commit()
+	return settle(run, statuses=("Waiting Approval", "Failed", "Success")).name
+
+
+def test_every_page_has_no_serious_or_critical_accessibility_violations(site, llm, workers, web, signed_in):
+	if not AXE.exists():
+		pytest.fail(f"axe-core is not at {AXE}: add the devDependency axe-core to frontend/package.json, or set HUF_AXE.")
+	manager = make_user(MANAGER, ["Huf User", "Huf Manager"])
+	agent = fixtures.agent(llm, name=AGENT, allow_chat=1)
+	tool = fixtures.tool("huf_axe_list", "Get List", "ToDo")
+	frappe.db.commit()
+	workers.start(1)
+	llm.script(text("Hello! " + "A-very-long-word-without-any-space-" * 6), text("80"))
+	page = signed_in(manager)
+
+	page.goto(f"/huf/chat/{quote(agent)}")
+	page.get_by_label(f"Message to {agent}").fill("Hello")
+	page.get_by_role("button", name="Send").click()
+	expect(page.get_by_test_id("answer").filter(has_text="Hello!")).to_have_attribute("data-status", "done", timeout=30_000)
+	chat = "/" + page.url.split("/", 3)[3]  # the conversation's own address
+	agent_run = wait_for(lambda: frappe.get_all("Agent Run", {"agent": agent, "user": manager, "status": "Success"}, pluck="name"), message="the chat's run")[0]
+	flow_run = flow_waiting_for(manager, agent)
+
+	heading = lambda name: lambda p: p.get_by_role("heading", name=name).first  # noqa: E731
+	pages = [
+		(chat, lambda p: p.get_by_test_id("answer").first),
+		("/huf/agents", heading("Agents")),
+		(f"/huf/agents/{quote(agent)}", heading(agent)),
+		("/huf/providers", heading("Providers and models")),
+		("/huf/tools", heading("Tools")),
+		(f"/huf/tools/{quote(tool)}", heading(tool)),
+		("/huf/knowledge", heading("Knowledge")),
+		("/huf/runs", heading("Runs")),
+		(f"/huf/runs/{agent_run}", heading(agent)),
+		("/huf/flows", heading("Flows")),
+		(f"/huf/flows/{FLOW}", lambda p: p.get_by_test_id("canvas-step").first),
+		(f"/huf/flows/runs/{flow_run}", lambda p: p.get_by_test_id("canvas-step").first),
+		("/huf/flows/approvals", heading("Waiting for me")),
+	]
+	found = []
+	for path, ready in pages:
+		found += violations(page, path, ready)
+	assert not found, "Serious or critical accessibility violations:\n" + "\n".join(found)
+
+	# At phone width a long unbroken word wraps inside its bubble: nothing in the conversation is wider than the screen.
+	page.set_viewport_size({"width": 390, "height": 800})
+	page.goto(chat)
+	expect(page.get_by_test_id("answer").first).to_be_visible()
+	wider = page.evaluate("""() => [...document.querySelectorAll('[data-testid="answer"] *, [data-testid="user-message"]')]
+		.filter((el) => el.getBoundingClientRect().right > window.innerWidth + 1).map((el) => el.tagName + ' ' + el.className)""")
+	assert not wider, wider
+	assert page.evaluate("""() => document.querySelector('[role="log"]').scrollWidth <= document.querySelector('[role="log"]').clientWidth""")
