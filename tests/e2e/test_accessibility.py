@@ -67,7 +67,8 @@ def violations(page, path: str, ready) -> list[str]:
 WIDTH = """() => {
 	const root = document.scrollingElement;
 	const scrolls = (el) => ["auto", "scroll", "hidden", "clip"].includes(getComputedStyle(el).overflowX);
-	const inScroller = (el) => { for (let up = el.parentElement; up && up !== document.body; up = up.parentElement) if (scrolls(up)) return true; return false; };
+	// (an absolutely placed element, e.g. a screen-reader-only text, escapes a scroller that is not positioned)
+	const inScroller = (el) => { if (["absolute", "fixed"].includes(getComputedStyle(el).position)) return false; for (let up = el.parentElement; up && up !== document.body; up = up.parentElement) if (scrolls(up)) return true; return false; };
 	const out = root.scrollWidth > root.clientWidth
 		? [...document.body.querySelectorAll("*")].filter((el) => el.getBoundingClientRect().right > root.clientWidth + 1 && !inScroller(el))
 			.slice(0, 8).map((el) => `${el.tagName.toLowerCase()}.${String(el.className.baseVal ?? el.className).split(" ").slice(0, 6).join(".")} (right ${Math.round(el.getBoundingClientRect().right)})`)
