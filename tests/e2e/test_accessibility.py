@@ -1,7 +1,8 @@
 """Every page of the web app checked with axe-core in a real browser: no serious or critical
 violations (WCAG 2.x A and AA rules and axe's best practices). Each page is checked with what a
-person finds there after using it: an agent that has answered in the chat, its run, a flow with a few
-steps, a flow run waiting for this person's approval.
+person finds there after using it: an agent that has answered in the chat (after a tool call, with a
+long unbroken word and a code block), its run, a flow with a few steps, a flow run waiting for this
+person's approval. Then the same pages at phone width (390 px): none is wider than the screen.
 
 axe-core is the npm package the web app's tests use (frontend/node_modules/axe-core/axe.min.js);
 HUF_AXE names another copy of axe.min.js."""
@@ -16,18 +17,25 @@ import frappe
 import pytest
 from playwright.sync_api import expect
 
+import json
+
 from huf.ai.flow import api
 from tests.e2e.test_flows_spa import forget
 from tests.site import fixtures
 from tests.site.conftest import make_user, wait_for
 from tests.site.flow_helpers import settle
-from tests.support.scripted_llm import text
+from tests.support.scripted_llm import text, tool_calls
 
 ROOT = Path(__file__).resolve().parents[2]
 AXE = Path(os.environ.get("HUF_AXE") or ROOT / "frontend" / "node_modules" / "axe-core" / "axe.min.js")
 MANAGER = "axe-manager@huf.test"
 FLOW = "e2e-axe-flow"
 AGENT = "Axe Agent"
+LONG_WORD = "A-very-long-word-without-any-space-" * 6
+# The chat's answer: a tool call whose input is one long unbroken value, then a reply with a long
+# unbroken word and a code block with a long line.
+ANSWER = f"Hello! {LONG_WORD}\n\n```python\nprint('{'x' * 160}')\n```\n"
+PHONE = {"width": 390, "height": 800}
 
 # What axe reports, for the violations that matter: serious and critical ones only.
 RUN_AXE = """async () => {
@@ -52,6 +60,34 @@ def violations(page, path: str, ready) -> list[str]:
 		nodes = v["nodes"]
 		found.append(f"{path}: {v['impact']} {v['id']} ({v['help']}) x{len(nodes)} at {nodes[:4]}")
 	return found
+
+
+# The page's width against the screen's; when wider, the elements that stick out past the screen's
+# right edge and are not inside something that scrolls sideways (these make the page scroll).
+WIDTH = """() => {
+	const root = document.scrollingElement;
+	const scrolls = (el) => ["auto", "scroll", "hidden", "clip"].includes(getComputedStyle(el).overflowX);
+	// (an absolutely placed element, e.g. a screen-reader-only text, escapes a scroller that is not positioned)
+	const inScroller = (el) => { if (["absolute", "fixed"].includes(getComputedStyle(el).position)) return false; for (let up = el.parentElement; up && up !== document.body; up = up.parentElement) if (scrolls(up)) return true; return false; };
+	const out = root.scrollWidth > root.clientWidth
+		? [...document.body.querySelectorAll("*")].filter((el) => el.getBoundingClientRect().right > root.clientWidth + 1 && !inScroller(el))
+			.slice(0, 8).map((el) => `${el.tagName.toLowerCase()}.${String(el.className.baseVal ?? el.className).split(" ").slice(0, 6).join(".")} (right ${Math.round(el.getBoundingClientRect().right)})`)
+		: [];
+	return { scroll: root.scrollWidth, client: root.clientWidth, out };
+}"""
+
+
+def wider_than_the_screen(page, path: str, ready) -> list[str]:
+	"""Open ``path`` at the page's size, every folded detail unfolded, and say how it is wider than the screen (nothing when it is not)."""
+	page.goto(path)
+	expect(ready(page)).to_be_visible()
+	page.wait_for_load_state("networkidle")
+	page.evaluate("() => document.querySelectorAll('details').forEach((d) => { d.open = true; })")
+	page.wait_for_timeout(200)
+	width = page.evaluate(WIDTH)
+	if width["scroll"] <= width["client"]:
+		return []
+	return [f"{path}: {width['scroll']} px wide on a {width['client']} px screen, past its edge: {width['out']}"]
 
 
 def flow_waiting_for(manager: str, agent: str) -> str:
@@ -81,11 +117,11 @@ def test_every_page_has_no_serious_or_critical_accessibility_violations(site, ll
 	if not AXE.exists():
 		pytest.fail(f"axe-core is not at {AXE}: add the devDependency axe-core to frontend/package.json, or set HUF_AXE.")
 	manager = make_user(MANAGER, ["Huf User", "Huf Manager"])
-	agent = fixtures.agent(llm, name=AGENT, allow_chat=1)
 	tool = fixtures.tool("huf_axe_list", "Get List", "ToDo")
+	agent = fixtures.agent(llm, name=AGENT, tools=(tool,), allow_chat=1)
 	frappe.db.commit()
 	workers.start(1)
-	llm.script(text("Hello! " + "A-very-long-word-without-any-space-" * 6), text("80"))
+	llm.script(tool_calls([("c1", tool, json.dumps({"limit": 1, "note": "y" * 160}))]), text(ANSWER), text("80"))
 	page = signed_in(manager)
 
 	page.goto(f"/huf/chat/{quote(agent)}")
@@ -117,11 +153,18 @@ def test_every_page_has_no_serious_or_critical_accessibility_violations(site, ll
 		found += violations(page, path, ready)
 	assert not found, "Serious or critical accessibility violations:\n" + "\n".join(found)
 
-	# At phone width a long unbroken word wraps inside its bubble: nothing in the conversation is wider than the screen.
-	page.set_viewport_size({"width": 390, "height": 800})
+	# At phone width no page is wider than the screen: in the chat, a long unbroken word wraps inside
+	# its bubble, a code block scrolls inside itself and a tool's long input wraps inside its step.
+	page.set_viewport_size(PHONE)
+	found = []
+	for path, ready in [*pages, (f"/huf/chat/{quote(agent)}", heading(agent))]:  # the last: the list of conversations
+		found += wider_than_the_screen(page, path, ready)
+	assert not found, "Wider than the screen at 390 px:\n" + "\n".join(found)
 	page.goto(chat)
-	expect(page.get_by_test_id("answer").first).to_be_visible()
+	expect(page.get_by_test_id("tool-step").first).to_be_visible()
+	page.evaluate("() => document.querySelectorAll('details').forEach((d) => { d.open = true; })")
 	wider = page.evaluate("""() => [...document.querySelectorAll('[data-testid="answer"] *, [data-testid="user-message"]')]
-		.filter((el) => el.getBoundingClientRect().right > window.innerWidth + 1).map((el) => el.tagName + ' ' + el.className)""")
+		.filter((el) => el.getBoundingClientRect().right > window.innerWidth + 1 && !el.parentElement.closest('pre')).map((el) => el.tagName + ' ' + el.className)""")
 	assert not wider, wider
-	assert page.evaluate("""() => document.querySelector('[role="log"]').scrollWidth <= document.querySelector('[role="log"]').clientWidth""")
+	log = page.evaluate("""() => { const log = document.querySelector('[role="log"]'); return [log.scrollWidth, log.clientWidth]; }""")
+	assert log[0] <= log[1], f"the conversation is {log[0]} px wide inside a {log[1]} px list"

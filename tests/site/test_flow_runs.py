@@ -8,6 +8,7 @@ import json
 import frappe
 import pytest
 
+from huf.ai.agent.run_detail import get_run_detail
 from huf.ai.flow import api
 from tests.site import fixtures
 from tests.site.conftest import as_user
@@ -50,6 +51,12 @@ def test_three_agents_condition_transform_and_end(running, llm):
 	assert {(r.run_kind, r.user, r.conversation, r.status) for r in agent_runs} == {("agent", OWNER, run.conversation, "Success")}
 	assert frappe.db.get_value("Agent Conversation", run.conversation, "user") == OWNER
 	assert run.user == OWNER and run.hop_count == 7 and run.completed_at
+	# The run's page and its agents' runs name the flow as people know it, not by its id.
+	frappe.db.set_value("Flow Definition", flow, "flow_name", "Lead letters")
+	assert api.get_flow_run(run.name)["flow_name"] == "Lead letters"
+	scored = frappe.get_all("Agent Run", {"flow_run": run.name, "flow_node_id": "score"}, pluck="name")[0]
+	shown = get_run_detail(scored)["run"]
+	assert (shown.flow_name, shown.flow_run) == ("Lead letters", run.name)
 
 
 def test_tool_call_acts_as_the_run_user(running):

@@ -27,7 +27,7 @@ async function signOut() {
 export function Layout({ me }: { me: Me }) {
 	return (
 		<div className="flex min-h-screen flex-col md:flex-row">
-			<nav aria-label="Main" className="flex shrink-0 items-center gap-1 overflow-x-auto border-b border-slate-200 bg-white px-2 py-2 md:w-52 md:flex-col md:items-stretch md:border-b-0 md:border-r md:px-3 md:py-4">
+			<nav aria-label="Main" className="relative flex shrink-0 items-center gap-1 overflow-x-auto border-b border-slate-200 bg-white px-2 py-2 md:w-52 md:flex-col md:items-stretch md:border-b-0 md:border-r md:px-3 md:py-4">
 				<span className="px-2 text-lg font-bold text-slate-900 md:mb-4">Huf</span>
 				{AREAS.filter((area) => area.show(me)).map(({ to, label, icon: Icon, end, waiting }) => (
 					<NavLink key={to} to={to} end={end} className={({ isActive }) => cn(ITEM, isActive && "bg-blue-50 text-blue-700")}>

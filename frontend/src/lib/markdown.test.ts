@@ -50,4 +50,10 @@ describe("renderMarkdown", () => {
 		expect(link?.getAttribute("rel")).toBe("noopener noreferrer");
 		expect(link?.textContent).toBe("Huf");
 	});
+
+	it("lets the keyboard reach a code block, which scrolls sideways when too wide", () => {
+		const pre = fragment(renderMarkdown("```\nprint('" + "x".repeat(200) + "')\n```")).querySelector("pre");
+		expect(pre?.getAttribute("tabindex")).toBe("0");
+		expect(fragment(renderMarkdown('<pre tabindex="5">x</pre>')).querySelector("pre")?.getAttribute("tabindex")).toBe("0");
+	});
 });

@@ -14,6 +14,7 @@ export function renderMarkdown(text: string): string {
 				node.setAttribute("target", "_blank");
 				node.setAttribute("rel", "noopener noreferrer");
 			}
+			if (node.tagName === "PRE") node.setAttribute("tabindex", "0"); // a code block too wide for the screen scrolls: reachable with the keyboard
 		});
 		hooked = true;
 	}

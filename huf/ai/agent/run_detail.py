@@ -8,6 +8,7 @@ from datetime import timedelta
 import frappe
 from frappe.utils import get_datetime
 
+from huf.ai.flow.api import flow_name
 from huf.ai.resume import ATTENTION, INTERRUPTED
 from huf.permissions import check_run_access, is_manager
 
@@ -15,7 +16,7 @@ RUN_FIELDS = [
 	"name", "agent", "user", "status", "run_kind", "conversation", "channel", "parent_run", "prompt", "response",
 	"error_message", "error_kind", "provider", "model", "model_used", "turns", "input_tokens", "output_tokens",
 	"cached_tokens", "total_tokens", "total_cost", "started_at", "ended_at", "duration_seconds", "creation", "resumed_count",
-	"interrupted_at",
+	"interrupted_at", "flow_run", "flow_id",
 ]
 
 
@@ -25,6 +26,7 @@ def get_run_detail(run: str) -> dict:
 	for a run in Needs Attention, the call it stopped on."""
 	check_run_access(run)
 	doc = frappe.db.get_value("Agent Run", run, RUN_FIELDS, as_dict=True)
+	doc.flow_name = flow_name(doc.flow_id) if doc.flow_run else None  # a step of a flow's run: the flow's name
 	messages = frappe.get_all(
 		"Agent Message",
 		filters={"agent_run": run, "role": "agent", "kind": ["in", ["Message", "Tool Call"]]},

@@ -127,6 +127,7 @@ def get_flow_run(flow_run: str) -> dict:
 	waiting = definitions.parsed(doc.waiting) if doc.waiting else None
 	return {
 		**{f: doc.get(f) for f in RUN_FIELDS},
+		"flow_name": flow_name(doc.flow_definition),
 		"context": definitions.parsed(doc.context_json or "{}"),
 		"waiting": waiting,
 		"can_approve": doc.status == "Waiting Approval" and approvals.is_approver(waiting, frappe.session.user),
@@ -134,6 +135,13 @@ def get_flow_run(flow_run: str) -> dict:
 		"steps": [{f: row.get(f) for f in STEP_FIELDS} for row in sorted(doc.steps, key=lambda row: row.hop or 0)],
 		"definition": definitions.parsed(doc.definition_json) if doc.is_test and doc.definition_json else None,
 	}
+
+
+def flow_name(flow_id: str | None) -> str | None:
+	"""The name a person gave the flow; its id when it has none (or is gone)."""
+	if not flow_id:
+		return None
+	return frappe.db.get_value("Flow Definition", flow_id, "flow_name") or flow_id
 
 
 @frappe.whitelist()

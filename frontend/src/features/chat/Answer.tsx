@@ -14,24 +14,24 @@ import { formatCost, pretty, toolLabel, type AnswerItem, type Approval, type Too
 function ToolStepView({ step }: { step: ToolStep }) {
 	const state = step.ok === null ? "running" : step.ok ? "done" : "failed";
 	return (
-		<details className="group rounded-md border border-slate-200 bg-slate-50 text-sm" data-testid="tool-step">
+		<details className="group min-w-0 rounded-md border border-slate-200 bg-slate-50 text-sm" data-testid="tool-step">
 			<summary className="flex cursor-pointer list-none items-center gap-2 px-3 py-1.5 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-blue-500">
-				<ChevronRight className="h-3.5 w-3.5 transition-transform group-open:rotate-90" aria-hidden />
-				<Wrench className="h-3.5 w-3.5 text-slate-500" aria-hidden />
-				<span className="font-medium">{step.name}</span>
-				<span className={cn("ml-auto text-xs", state === "failed" ? "text-red-700" : "text-slate-500")}>
+				<ChevronRight className="h-3.5 w-3.5 shrink-0 transition-transform group-open:rotate-90" aria-hidden />
+				<Wrench className="h-3.5 w-3.5 shrink-0 text-slate-500" aria-hidden />
+				<span className="min-w-0 font-medium [overflow-wrap:anywhere]">{step.name}</span>
+				<span className={cn("ml-auto shrink-0 text-xs", state === "failed" ? "text-red-700" : "text-slate-500")}>
 					{state === "running" ? "Working…" : state === "failed" ? "Failed" : step.durationMs != null ? `Done in ${Math.round(step.durationMs)} ms` : "Done"}
 				</span>
 			</summary>
-			<div className="grid gap-2 border-t border-slate-200 px-3 py-2">
+			<div className="grid grid-cols-1 gap-2 border-t border-slate-200 px-3 py-2">
 				<div>
 					<p className="text-xs font-semibold text-slate-600">Input</p>
-					<pre className="max-h-48 overflow-auto whitespace-pre-wrap text-xs">{pretty(step.arguments)}</pre>
+					<pre className="max-h-48 overflow-auto whitespace-pre-wrap text-xs [overflow-wrap:anywhere]">{pretty(step.arguments)}</pre>
 				</div>
 				{step.result !== null ? (
 					<div>
 						<p className="text-xs font-semibold text-slate-600">Result</p>
-						<pre className="max-h-48 overflow-auto whitespace-pre-wrap text-xs">{pretty(step.result)}</pre>
+						<pre className="max-h-48 overflow-auto whitespace-pre-wrap text-xs [overflow-wrap:anywhere]">{pretty(step.result)}</pre>
 					</div>
 				) : null}
 			</div>
@@ -52,7 +52,7 @@ export function ApprovalCard({ run, approval }: { run: string | null; approval: 
 			</p>
 			<div>
 				<p className="text-xs font-semibold text-slate-600">What it will use</p>
-				<pre className="max-h-48 overflow-auto whitespace-pre-wrap text-xs">{pretty(approval.arguments)}</pre>
+				<pre className="max-h-48 overflow-auto whitespace-pre-wrap text-xs [overflow-wrap:anywhere]">{pretty(approval.arguments)}</pre>
 			</div>
 			{decision ? null : (
 				<>
@@ -134,8 +134,8 @@ type AnswerProps = { answer: AnswerItem; onRetry?: (() => void) | undefined; lin
 
 export function Answer({ answer, onRetry, linkRun }: AnswerProps) {
 	return (
-		<article className="grid max-w-full gap-2" aria-label="Agent answer" data-testid="answer" data-status={answer.status}>
-			{answer.tools.length ? <div className="grid gap-1">{answer.tools.map((step) => <ToolStepView key={step.id} step={step} />)}</div> : null}
+		<article className="grid max-w-full grid-cols-1 gap-2" aria-label="Agent answer" data-testid="answer" data-status={answer.status}>
+			{answer.tools.length ? <div className="grid grid-cols-1 gap-1">{answer.tools.map((step) => <ToolStepView key={step.id} step={step} />)}</div> : null}
 			{answer.approvals.map((approval) => (
 				<ApprovalCard key={approval.id} run={answer.run} approval={approval} />
 			))}

@@ -80,7 +80,7 @@ export function ChatPage() {
 				<nav aria-label="Your conversations" className="max-h-40 overflow-y-auto md:max-h-none md:flex-1">
 					{conversations.isLoading ? <Loading /> : null}
 					{conversations.isError ? <ErrorNote error={conversations.error} /> : null}
-					<ul className="grid gap-0.5">
+					<ul className="grid grid-cols-1 gap-0.5">
 						{conversations.data?.map((c) => (
 							<li key={c.name}>
 								<NavLink
@@ -97,12 +97,12 @@ export function ChatPage() {
 			<section aria-label={`Chat with ${agent}`} className="flex min-h-0 flex-1 flex-col">
 				<header className="flex items-center gap-2 border-b border-slate-200 bg-white px-4 py-2">
 					{conversation ? (
-						<Button variant="ghost" size="sm" className="md:hidden" onClick={() => navigate(chatPath(agent))}>
+						<Button variant="ghost" size="sm" className="shrink-0 whitespace-nowrap md:hidden" onClick={() => navigate(chatPath(agent))}>
 							All conversations
 						</Button>
 					) : null}
-					<h1 className="truncate text-base font-semibold">{agent}</h1>
-					{title ? <p className="truncate text-sm text-slate-600">· {title}</p> : null}
+					<h1 className="min-w-0 max-w-[60%] shrink-0 truncate text-base font-semibold">{agent}</h1>
+					{title ? <p className="min-w-0 truncate text-sm text-slate-600">· {title}</p> : null}
 				</header>
 				{current ? (
 					<ChatView agent={agent} allowFiles={Boolean(current.allow_file_attachments)} conversation={conversation ?? null} onConversation={(c) => navigate(chatPath(agent, c), { replace: true })} />

@@ -120,7 +120,7 @@ export function Composer({ busy, stopping = false, onSend, onStop, agent, allowF
 					onKeyDown={onKeyDown}
 					placeholder={`Message ${agent}…`}
 					aria-describedby="chat-composer-hint"
-					className="max-h-48 min-h-[2.5rem] flex-1 resize-y rounded-md border border-slate-300 px-3 py-2 text-sm focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-blue-500"
+					className="max-h-48 min-h-[2.5rem] min-w-0 flex-1 resize-y rounded-md border border-slate-300 px-3 py-2 text-sm focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-blue-500"
 				/>
 				{busy ? (
 					<Button variant="outline" onClick={onStop} disabled={stopping}>

@@ -24,7 +24,7 @@ export function useChoice<T extends string>(send: (choice: T) => Promise<unknown
 /** The card a run that waits for a person shows in its answer, with what went wrong when they chose. */
 export function DecisionCard({ label, testId, error, children }: { label: string; testId: string; error: string | null; children: ReactNode }) {
 	return (
-		<section className="grid gap-2 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm" aria-label={label} data-testid={testId}>
+		<section className="grid min-w-0 grid-cols-1 gap-2 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm" aria-label={label} data-testid={testId}>
 			{children}
 			{error ? (
 				<p role="alert" className="text-xs text-red-700">

@@ -26,7 +26,7 @@ export function InterruptedCard({ run, attention }: { run: string | null; attent
 			<p className="font-medium">{chosen ? CHOSEN[chosen](label) : `The assistant was interrupted while it was doing “${label}”. It may or may not have been done.`}</p>
 			<details>
 				<summary className="cursor-pointer text-xs font-semibold text-slate-600">What it was using</summary>
-				<pre className="max-h-48 overflow-auto whitespace-pre-wrap text-xs">{pretty(attention.arguments)}</pre>
+				<pre className="max-h-48 overflow-auto whitespace-pre-wrap text-xs [overflow-wrap:anywhere]">{pretty(attention.arguments)}</pre>
 			</details>
 			{chosen ? null : (
 				<>

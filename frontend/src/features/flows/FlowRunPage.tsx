@@ -42,10 +42,10 @@ export function RunView({ run }: { run: RunDetail }) {
 	const mayResume = run.status === "Failed" && Boolean(me && (me.is_manager || me.user === run.user));
 	const [notice, setNotice] = useState<string | null>(null);
 	return (
-		<div className="mx-auto grid max-w-[1600px] gap-4 p-4 md:p-6">
-			<Link to={`/flows/${encodeURIComponent(run.flow_definition)}`} className="text-sm text-blue-700 hover:underline">Back to the flow</Link>
+		<div className="mx-auto grid max-w-[1600px] grid-cols-1 gap-4 p-4 [overflow-wrap:anywhere] md:p-6">
+			<Link to={`/flows/${encodeURIComponent(run.flow_definition)}`} className="text-sm text-blue-700 hover:underline">Back to {run.flow_name || "the flow"}</Link>
 			<header className="flex flex-wrap items-center gap-3">
-				<h1 className="text-xl font-semibold">Run of {run.flow_definition}</h1>
+				<h1 className="text-xl font-semibold">Run of {run.flow_name || run.flow_definition}</h1>
 				<StatusBadge status={run.status} />
 				{run.is_test ? <TestMark /> : null}
 				{RUN_ACTIVE.includes(run.status) ? <span className="text-xs text-slate-500" role="status">Updating as it runs…</span> : null}
@@ -57,14 +57,14 @@ export function RunView({ run }: { run: RunDetail }) {
 			</header>
 			{resume.isError ? <ErrorNote error={resume.error} /> : null}
 			{run.status === "Failed" ? (
-				<div role="alert" data-testid="run-failure" className="grid gap-1 rounded-md border border-red-300 bg-red-50 p-4 text-red-900">
+				<div role="alert" data-testid="run-failure" className="grid grid-cols-1 gap-1 rounded-md border border-red-300 bg-red-50 p-4 text-red-900">
 					<p className="font-semibold">{failed ? `It failed at the step "${stepName(failed)}" (${describeType(failed.node_type)}).` : "The run failed."}</p>
 					<p className="whitespace-pre-wrap text-sm">{failed?.error || run.last_error || "No reason was recorded."}</p>
 				</div>
 			) : null}
 			{notice ? <p role="status" className="rounded-md border border-slate-200 bg-slate-50 p-3 text-sm">{notice}</p> : null}
 			{run.status === "Needs Attention" ? (
-				<section aria-labelledby="attention-title" data-testid="run-attention" className="grid gap-2 rounded-md border border-purple-300 bg-purple-50 p-4">
+				<section aria-labelledby="attention-title" data-testid="run-attention" className="grid grid-cols-1 gap-2 rounded-md border border-purple-300 bg-purple-50 p-4">
 					<h2 id="attention-title" className="font-semibold">This run was interrupted</h2>
 					<p className="whitespace-pre-wrap text-sm">{run.waiting?.message || "Huf was interrupted while running a step, and the step may or may not have done its work."}</p>
 					{run.can_resolve ? (
@@ -75,13 +75,13 @@ export function RunView({ run }: { run: RunDetail }) {
 				</section>
 			) : null}
 			{run.status === "Cancelled" ? (
-				<div data-testid="run-ended" className="grid gap-1 rounded-md border border-slate-300 bg-slate-50 p-4">
+				<div data-testid="run-ended" className="grid grid-cols-1 gap-1 rounded-md border border-slate-300 bg-slate-50 p-4">
 					<p className="font-semibold">This run was ended before it finished.</p>
 					{run.last_error ? <p className="whitespace-pre-wrap text-sm">{run.last_error}</p> : null}
 				</div>
 			) : null}
 			{run.status === "Waiting Approval" ? (
-				<div className="grid gap-2 rounded-md border border-amber-300 bg-amber-50 p-4">
+				<div className="grid grid-cols-1 gap-2 rounded-md border border-amber-300 bg-amber-50 p-4">
 					<p className="font-medium">Waiting for approval{run.waiting?.message ? `: ${run.waiting.message}` : "."}</p>
 					{run.can_approve ? <Decision flowRun={run.name} /> : <p className="text-sm text-slate-600">The people this step names decide.</p>}
 				</div>
@@ -95,12 +95,12 @@ export function RunView({ run }: { run: RunDetail }) {
 				<Stat label="Version" value={run.is_test ? `Test of unsaved changes (after version ${run.flow_version})` : run.flow_version} />
 			</dl>
 			<RunCanvas run={run} />
-			<section className="grid gap-2" aria-labelledby="timeline-title">
+			<section className="grid grid-cols-1 gap-2" aria-labelledby="timeline-title">
 				<h2 id="timeline-title" className="text-base font-semibold">Steps</h2>
 				{run.steps.length ? (
-					<ol className="grid gap-2">
+					<ol className="grid grid-cols-1 gap-2">
 						{run.steps.map((step) => (
-							<li key={`${step.hop}-${step.node_id}`} data-testid="run-step" className={`grid gap-1 rounded-md border bg-white p-3 ${STEP_BORDER[step.status] ?? "border-slate-200"}`}>
+							<li key={`${step.hop}-${step.node_id}`} data-testid="run-step" className={`grid grid-cols-1 gap-1 rounded-md border bg-white p-3 ${STEP_BORDER[step.status] ?? "border-slate-200"}`}>
 								<div className="flex flex-wrap items-center gap-2 text-sm">
 									<span className="text-xs tabular-nums text-slate-400">{step.hop}</span>
 									<span className="font-medium">{stepName(step)}</span>

@@ -79,7 +79,7 @@ describe("FlowsPage", () => {
 });
 
 const run = {
-	name: "r1", flow_definition: "ship-orders", flow_version: 3, status: "Failed", user: "ann@example.com", trigger_type: "Manual", current_node_id: "notify",
+	name: "r1", flow_definition: "ship-orders", flow_name: "Ship orders", flow_version: 3, status: "Failed", user: "ann@example.com", trigger_type: "Manual", current_node_id: "notify",
 	hop_count: 2, max_hops: 100, started_at: "2026-01-03 09:00:00", completed_at: "2026-01-03 09:00:02", last_error: "Node notify failed", context: { trigger: {} }, waiting: null, can_approve: false, can_resolve: false,
 	steps: [
 		{ hop: 1, node_id: "ask", node_label: "Ask the boss", node_type: "human.approval", status: "Success", agent_run: null, output: "{\"outcome\": \"approved\"}", error: null, started_at: null, duration_ms: 12, repeats: 0 },
@@ -93,6 +93,8 @@ describe("FlowRunPage", () => {
 		replies = { get_me: me(false), get_flow_run: run, resume_flow_run: { status: "Queued" } };
 		show("/flows/runs/r1", <FlowRunPage />, "/flows/runs/:run");
 		const failure = await screen.findByTestId("run-failure");
+		expect(screen.getByRole("heading", { level: 1, name: "Run of Ship orders" })).toBeTruthy(); // the flow's name, not its id
+		expect(screen.getByRole("link", { name: "Back to Ship orders" }).getAttribute("href")).toBe("/flows/ship-orders");
 		expect(failure.textContent).toContain('It failed at the step "Tell the shop" (Call a web address).');
 		expect(failure.textContent).toContain("The shop answered 500: out of paper");
 		expect(screen.getAllByTestId("run-step")).toHaveLength(2);

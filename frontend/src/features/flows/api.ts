@@ -45,6 +45,8 @@ export type RunRow = {
 export type RunStep = { hop: number; node_id: string; node_label: string | null; node_type: string; status: string; agent_run: string | null; input: string | null; output: string | null; error: string | null; started_at: string | null; duration_ms: number | null; repeats: number };
 
 export type RunDetail = RunRow & {
+	/** The flow's name as people gave it (its id when it has none). */
+	flow_name: string | null;
 	context: { trigger?: Record<string, unknown>; [key: string]: unknown };
 	/** An approval step's question, or (kind "attention") the step Huf was interrupted in. */
 	waiting: { kind?: string; node_id?: string; label?: string; message?: string; [key: string]: unknown } | null;

@@ -56,7 +56,7 @@ function TimelineStep({ step, index }: { step: Step; index: number }) {
 	const Icon = step.kind === "model" ? Bot : Wrench;
 	const title = step.kind === "model" ? (step.requested_tools ? "Model chose tools" : "Model answered") : `Tool: ${step.tool}`;
 	return (
-		<li className="grid gap-1 rounded-md border border-slate-200 bg-white p-3" data-testid="timeline-step">
+		<li className="grid grid-cols-1 gap-1 rounded-md border border-slate-200 bg-white p-3" data-testid="timeline-step">
 			<div className="flex flex-wrap items-center gap-2 text-sm">
 				<span className="text-xs text-slate-500">{index + 1}</span>
 				<Icon className="h-4 w-4 text-slate-500" aria-hidden />
@@ -90,7 +90,7 @@ export default function RunPage() {
 	const n = (key: string) => Number(run[key] ?? 0);
 	const attention = run.status === "Needs Attention" ? attentionFrom(detail.data.needs_attention) : null;
 	return (
-		<div className="mx-auto grid max-w-4xl gap-4 p-4 md:p-6">
+		<div className="mx-auto grid max-w-4xl grid-cols-1 gap-4 p-4 [overflow-wrap:anywhere] md:p-6">
 			<header className="flex flex-wrap items-center gap-3">
 				<Link to="/runs" className="text-sm text-blue-700 hover:underline">All runs</Link>
 				<h1 className="w-full text-xl font-semibold">
@@ -98,6 +98,14 @@ export default function RunPage() {
 				</h1>
 				<StatusBadge status={run.status} />
 				<span className="text-sm text-slate-600">{run.model_used ?? run.model}</span>
+				{run.flow_run ? (
+					<p className="w-full text-sm text-slate-600" data-testid="run-flow">
+						A step of a run of the flow{" "}
+						<Link className="text-blue-700 hover:underline" to={`/flows/runs/${encodeURIComponent(String(run.flow_run))}`}>
+							{run.flow_name ?? run.flow_id}
+						</Link>
+					</p>
+				) : null}
 			</header>
 			<dl className="grid grid-cols-2 gap-2 sm:grid-cols-3 lg:grid-cols-6" aria-label="Usage">
 				<Stat label="Input tokens" value={n("input_tokens").toLocaleString()} />
@@ -116,24 +124,24 @@ export default function RunPage() {
 			{run.status === "Failed" ? (
 				<ErrorNote error={`${run.error_message ?? "The run failed."}${run.error_kind && ERROR_CAUSES[String(run.error_kind)] ? ` Cause: ${ERROR_CAUSES[String(run.error_kind)]}` : ""}`} />
 			) : null}
-			<section className="grid gap-2">
+			<section className="grid grid-cols-1 gap-2">
 				<h2 className="text-base font-semibold">Question</h2>
 				<p className="whitespace-pre-wrap rounded-md border border-slate-200 bg-white p-3 text-sm">{run.prompt}</p>
 			</section>
 			{run.response ? (
-				<section className="grid gap-2">
+				<section className="grid grid-cols-1 gap-2">
 					<h2 className="text-base font-semibold">Answer</h2>
 					<div className="prose-chat rounded-md border border-slate-200 bg-white p-3 text-sm" dangerouslySetInnerHTML={{ __html: renderMarkdown(String(run.response)) }} />
 				</section>
 			) : null}
-			<section className="grid gap-2">
+			<section className="grid grid-cols-1 gap-2">
 				<h2 className="text-base font-semibold">Steps</h2>
-				{timeline.length ? <ol className="grid gap-2">{timeline.map((step, index) => <TimelineStep key={`${step.kind}-${step.at}-${index}`} step={step} index={index} />)}</ol> : <p className="text-sm text-slate-600">No steps recorded{ACTIVE.includes(run.status) ? " yet" : ""}.</p>}
+				{timeline.length ? <ol className="grid grid-cols-1 gap-2">{timeline.map((step, index) => <TimelineStep key={`${step.kind}-${step.at}-${index}`} step={step} index={index} />)}</ol> : <p className="text-sm text-slate-600">No steps recorded{ACTIVE.includes(run.status) ? " yet" : ""}.</p>}
 			</section>
 			{children.length ? (
-				<section className="grid gap-2">
+				<section className="grid grid-cols-1 gap-2">
 					<h2 className="text-base font-semibold">Runs it started</h2>
-					<ul className="grid gap-1 text-sm">
+					<ul className="grid grid-cols-1 gap-1 text-sm">
 						{children.map((child) => (
 							<li key={child.name}>
 								<Link className="text-blue-700 hover:underline" to={`/runs/${child.name}`}>{child.channel === "title" ? "Naming the conversation" : child.agent}</Link> · <StatusBadge status={child.status} /> · {child.total_tokens} tokens · {formatCost(child.total_cost)}

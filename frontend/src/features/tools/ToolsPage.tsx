@@ -19,7 +19,7 @@ export default function ToolsPage() {
 	const needle = search.trim().toLowerCase();
 	const shown = (tools.data ?? []).filter((tool) => !needle || `${tool.name} ${tool.description ?? ""} ${kindLabel(tool.types)}`.toLowerCase().includes(needle));
 	return (
-		<div className="mx-auto grid max-w-5xl gap-4 p-4 md:p-6">
+		<div className="mx-auto grid max-w-5xl grid-cols-1 gap-4 p-4 md:p-6">
 			<header className="flex flex-wrap items-center gap-3">
 				<h1 className="text-xl font-semibold">Tools</h1>
 				{manager ? (
@@ -46,7 +46,7 @@ export default function ToolsPage() {
 						<li key={tool.name}>
 							<Link to={`/tools/${encodeURIComponent(tool.name)}`} className={rowLink}>
 								<div className="min-w-0 flex-1">
-									<p className="font-medium text-slate-900">{tool.name}</p>
+									<p className="font-medium text-slate-900 [overflow-wrap:anywhere]">{tool.name}</p>
 									<p className="truncate text-sm text-slate-600">{tool.description}</p>
 									{tool.sync_conflict ? <p className="text-xs text-amber-700">Name conflict: {tool.sync_conflict}</p> : null}
 								</div>
@@ -71,7 +71,7 @@ function ServerList() {
 		queryFn: () => getList<ServerRow>("MCP Server", { fields: ["name", "description", "enabled", "transport_type", "server_url", "last_sync"], order_by: "name asc", limit: 200 }),
 	});
 	return (
-		<section aria-labelledby="servers-title" className="grid gap-2 rounded-lg border border-slate-200 bg-white p-4">
+		<section aria-labelledby="servers-title" className="grid grid-cols-1 gap-2 rounded-lg border border-slate-200 bg-white p-4">
 			<div className="flex flex-wrap items-center gap-3">
 				<h2 id="servers-title" className="text-base font-semibold">Tool servers</h2>
 				<Button asChild variant="outline" size="sm" className="ml-auto">
@@ -90,7 +90,7 @@ function ServerList() {
 						<li key={server.name}>
 							<Link to={`/tools/servers/${encodeURIComponent(server.name)}`} className={rowLink}>
 								<div className="min-w-0 flex-1">
-									<p className="font-medium">{server.name}</p>
+									<p className="font-medium [overflow-wrap:anywhere]">{server.name}</p>
 									<p className="truncate text-sm text-slate-600">{server.description || server.server_url || "A program on this server"}</p>
 								</div>
 								<span className="text-xs text-slate-500">{server.last_sync ? "Tools fetched" : "Tools not fetched yet"}</span>

@@ -1,24 +1,27 @@
 // One connection on the canvas: a curve from a way out to a way in, ending in an arrow, labelled with
 // when it is followed; dashed when it is followed on failure, green once a run took it. A link back
-// up the flow runs below the two steps it joins, not behind them (routes.ts).
-import { BaseEdge, EdgeLabelRenderer, getBezierPath, useInternalNode, type EdgeProps } from "@xyflow/react";
+// up the flow runs below its two steps and every step between them, not behind them (routes.ts).
+import { BaseEdge, EdgeLabelRenderer, getBezierPath, useStore, type EdgeProps, type InternalNode } from "@xyflow/react";
 import { memo, useContext } from "react";
 import { cn } from "../../../lib/cn";
 import type { LinkEdge } from "./catalog";
 import { LookContext } from "./look";
-import { aroundPath, arrowHead, goesBack } from "./routes";
+import { aroundPath, arrowHead, goesBack, lowestInSpan, type Box } from "./routes";
 import { describeLink } from "./words";
 
-/** The bottom edge of a step on the canvas (0 while it is unknown). */
-function useBottom(id: string): number {
-	const node = useInternalNode(id);
-	return node ? node.internals.positionAbsolute.y + (node.measured.height ?? 0) : 0;
+/** Every step's box on the canvas (a step not measured yet has no size). */
+function* boxes(nodes: Map<string, InternalNode>): Generator<Box> {
+	for (const node of nodes.values()) {
+		const { x, y } = node.internals.positionAbsolute;
+		yield { x, y, width: node.measured.width ?? 0, height: node.measured.height ?? 0 };
+	}
 }
 
-function LinkLineView({ id, source, target, type, data, sourceX, sourceY, targetX, targetY, sourcePosition, targetPosition, selected }: EdgeProps<LinkEdge>) {
+function LinkLineView({ id, type, data, sourceX, sourceY, targetX, targetY, sourcePosition, targetPosition, selected }: EdgeProps<LinkEdge>) {
 	const look = useContext(LookContext);
 	const back = goesBack(sourceX, targetX);
-	const bottom = Math.max(useBottom(source), useBottom(target));
+	// A number, so a link redraws only when the lowest step in its way moves, not on every change.
+	const bottom = useStore((state) => (back ? lowestInSpan(boxes(state.nodeLookup), sourceX, targetX) : 0));
 	const [path, labelX, labelY] = back ? aroundPath(sourceX, sourceY, targetX, targetY, bottom) : getBezierPath({ sourceX, sourceY, sourcePosition, targetX, targetY, targetPosition });
 	const taken = look.overlay?.taken.has(id) ?? false;
 	const label = describeLink(type ?? "always", data);

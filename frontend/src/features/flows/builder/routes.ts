@@ -1,17 +1,31 @@
 // The shapes of connections that React Flow does not draw for us: a link back up the flow, routed
-// below the two steps it joins instead of behind them, and the arrowhead at a step's way in.
+// below every step between its two ends instead of behind them, and the arrowhead at a step's way in.
 // Pure, so they can be tested without a browser.
 
 /** How far a link back runs out of its way out, and into its way in, before it turns. */
 const REACH = 24;
-/** How far below the lower of its two steps a link back runs. */
+/** How far below the lowest step in its way a link back runs. */
 const BELOW = 32;
 const CORNER = 8;
 
 /** Whether a link from (sourceX) to (targetX) goes back up the flow (its way in is not to the right of its way out). */
 export const goesBack = (sourceX: number, targetX: number) => targetX < sourceX + 2 * REACH;
 
-/** A link back: out to the right, down below both steps (`bottom` is the lower step's bottom edge),
+/** A step's box on the canvas. */
+export type Box = { x: number; y: number; width: number; height: number };
+
+/** The bottom edge of the lowest step in a link back's way: of the steps whose box reaches into the
+ * span the link crosses sideways, from just left of its way in to just right of its way out (its two
+ * steps and every step between them). -Infinity when there is none. */
+export function lowestInSpan(boxes: Iterable<Box>, sourceX: number, targetX: number): number {
+	const left = targetX - REACH;
+	const right = sourceX + REACH;
+	let bottom = Number.NEGATIVE_INFINITY;
+	for (const box of boxes) if (box.x < right && box.x + box.width > left) bottom = Math.max(bottom, box.y + box.height);
+	return bottom;
+}
+
+/** A link back: out to the right, down below the steps in its way (`bottom`, see `lowestInSpan`),
  * left to before the way in, up, and in from the left. Returns the path and where its label goes. */
 export function aroundPath(sourceX: number, sourceY: number, targetX: number, targetY: number, bottom: number): [path: string, labelX: number, labelY: number] {
 	const lane = Math.max(bottom, sourceY, targetY) + BELOW;

@@ -1,0 +1,45 @@
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { cleanup, render, screen } from "@testing-library/react";
+import { MemoryRouter, Route, Routes } from "react-router";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import RunPage from "./RunPage";
+
+let detail: Record<string, unknown> = {};
+vi.mock("../../lib/api", async (original) => ({
+	...(await original<typeof import("../../lib/api")>()),
+	call: vi.fn(async () => detail),
+}));
+
+afterEach(cleanup);
+
+const agentRun = { name: "run-1", agent: "Scorer", user: "ann@example.com", status: "Success", prompt: "Score A-1", response: "80", model: "openai/gpt-4o-mini" };
+
+function show() {
+	const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+	render(
+		<QueryClientProvider client={client}>
+			<MemoryRouter initialEntries={["/runs/run-1"]}>
+				<Routes>
+					<Route path="/runs/:name" element={<RunPage />} />
+				</Routes>
+			</MemoryRouter>
+		</QueryClientProvider>,
+	);
+}
+
+describe("RunPage", () => {
+	it("names the flow an agent's run is a step of, and links to that flow's run", async () => {
+		detail = { run: { ...agentRun, flow_run: "FR-7", flow_id: "ship-orders", flow_name: "Ship orders" }, timeline: [], children: [], needs_attention: [] };
+		show();
+		const flow = await screen.findByTestId("run-flow");
+		expect(flow.textContent).toBe("A step of a run of the flow Ship orders");
+		expect(screen.getByRole("link", { name: "Ship orders" }).getAttribute("href")).toBe("/flows/runs/FR-7");
+	});
+
+	it("says nothing of flows for a run that is not part of one", async () => {
+		detail = { run: { ...agentRun, flow_run: null, flow_id: null, flow_name: null }, timeline: [], children: [], needs_attention: [] };
+		show();
+		await screen.findByRole("heading", { level: 1 });
+		expect(screen.queryByTestId("run-flow")).toBeNull();
+	});
+});
