@@ -83,11 +83,7 @@ def check(doc, secrets: bool = True) -> dict:
 def keep_secrets(flow: str, definition: dict) -> None:
 	"""A webhook trigger's secret is stored encrypted, like a Password field, and the graph keeps only
 	a mask: whoever may read the flow (or a version of it) cannot start it from outside."""
-	for node in definition.get("nodes") or []:
-		data = node.get("data") if isinstance(node.get("data"), dict) else {}
-		config = data.get("config") or node.get("config")
-		if node.get("type") != "trigger.webhook" or not isinstance(config, dict):
-			continue
+	for node, config in webhook_configs(definition):
 		secret = config.get("secret")
 		if isinstance(secret, str) and secret and set(secret) != {"*"}:
 			set_encrypted_password("Flow Definition", flow, secret, SECRET_FIELD + str(node.get("id")))
@@ -97,11 +93,18 @@ def keep_secrets(flow: str, definition: dict) -> None:
 def mask_secrets(definition: dict) -> None:
 	"""A webhook trigger's secret typed in a draft: only its mask is kept (a test run is never called
 	from outside, so it needs none)."""
+	for _node, config in webhook_configs(definition):
+		if config.get("secret"):
+			config["secret"] = SECRET_MASK
+
+
+def webhook_configs(definition: dict):
+	"""Each webhook trigger of ``definition`` with its settings (a dict, changed in place by callers)."""
 	for node in definition.get("nodes") or []:
 		data = node.get("data") if isinstance(node.get("data"), dict) else {}
 		config = data.get("config") or node.get("config")
-		if node.get("type") == "trigger.webhook" and isinstance(config, dict) and config.get("secret"):
-			config["secret"] = SECRET_MASK
+		if node.get("type") == "trigger.webhook" and isinstance(config, dict):
+			yield node, config
 
 
 def webhook_secret(flow: str, node_id: str) -> str | None:
