@@ -5,8 +5,11 @@ from scratch, and its tools decide by their own effects, huf/ai/resume.py)."""
 from __future__ import annotations
 
 import json
+import time
 
 import frappe
+
+from huf.ai.flow import approvals
 
 from tests.site import fixtures
 from tests.site.conftest import wait_for
@@ -35,6 +38,30 @@ def test_a_killed_worker_is_swept_and_the_agent_step_goes_on_with_its_run(site, 
 	agent_run = frappe.get_all("Agent Run", {"flow_run": name}, ["name", "status", "response", "resumed_count"])
 	assert [(r.status, r.response, r.resumed_count) for r in agent_run] == [("Success", "asked again", 1)]
 	assert frappe.db.count("Agent Message", {"agent_run": agent_run[0].name, "role": "user"}) == 1
+
+
+def test_a_worker_killed_twice_in_one_agent_step_leaves_one_agent_run_that_goes_on(site, workers, llm):
+	"""The step's second repeat still finds the Agent Run its first attempt made (the step keeps its
+	first start), instead of starting another and stranding that one Started."""
+	users()
+	agent = fixtures.agent(llm, name="Flow Twice Killed Agent")
+	llm.script(Reply(content="late", hang=30), Reply(content="late again", hang=30), text("third time"))
+	flow = save("huf-test-killed-twice", [node("work", "agent.run", agent=agent, prompt="Go"), node("done", "end")], [edge("work", "done")])
+	workers.start(1)
+	name = start(flow)
+	wait_for(lambda: llm.chat_requests, 30, 0.1, "the agent's model call")
+	workers.kill(0)
+	workers.start(1)
+	deadline = time.monotonic() + 40
+	while len(llm.chat_requests) < 2 and time.monotonic() < deadline:
+		approvals.sweep()  # what the minute job does
+		time.sleep(0.5)
+	assert len(llm.chat_requests) == 2, "the step was not repeated"
+	run = killed_and_swept(workers, name)
+	assert run.status == "Success", run.last_error
+	agent_runs = frappe.get_all("Agent Run", {"flow_run": name}, ["status", "response", "resumed_count"])
+	assert [(r.status, r.response, r.resumed_count) for r in agent_runs] == [("Success", "third time", 2)]
+	assert frappe.db.get_value("Flow Run Step", {"parent": name, "node_id": "work"}, "repeats") == 2
 
 
 def test_an_agent_step_whose_run_stopped_during_a_call_that_may_act_once_fails_saying_it_needs_a_decision(site, workers, llm):

@@ -256,13 +256,17 @@ def graph_approvers(graph: Graph) -> dict:
 def record_start(run, node, hop: int, recorded=None, repeat: bool = False) -> str:
 	"""The hop's step row (Running) and the run Running, committed before the node acts. A step row
 	that exists already (its worker died, or a person asked to retry it) is marked Running again;
-	``repeat`` counts a run again after a dead worker on it."""
+	``repeat`` counts a run again after a dead worker on it, and keeps the step's first start: what
+	the step made since then (``SitePorts.since``) is still its own, however often workers died."""
 	started = now_datetime()
 	if recorded:
 		name = recorded.name
 		update_row(
 			"Flow Run Step", name,
-			{"status": "Running", "started_at": started, "error": None, "repeats": (recorded.repeats or 0) + (1 if repeat else 0)},
+			{
+				"status": "Running", "started_at": recorded.started_at if repeat else started, "error": None,
+				"repeats": (recorded.repeats or 0) + (1 if repeat else 0),
+			},
 		)  # fmt: skip
 	else:
 		name = insert_row(
