@@ -4,8 +4,8 @@ import { boot } from "./boot";
 
 type Listener = (data: Record<string, unknown>) => void;
 type Socket = {
-	on: (event: string, listener: Listener) => void;
-	off: (event: string, listener: Listener) => void;
+	on: (event: string, listener: Listener | (() => void)) => void;
+	off: (event: string, listener: Listener | (() => void)) => void;
 	emit: (event: string, ...args: string[]) => void;
 };
 
@@ -23,13 +23,23 @@ function connect(): Promise<Socket | null> {
 	return socket;
 }
 
-/** Calls ``listener`` on each ``event``; returns the unsubscribe function. */
-export function subscribe(event: string, listener: Listener): () => void {
+/** Calls ``listener`` on each ``event``; returns the unsubscribe function. ``missed``, if given, is
+ * called each time the connection is made or made again: the server lets a page listen only once it
+ * has checked who is signed in, so what it sent before then never arrives, and the screen reads
+ * again what it shows. */
+export function subscribe(event: string, listener: Listener, missed?: () => void): () => void {
 	let active = true;
-	void connect().then((s) => active && s?.on(event, listener));
+	void connect().then((s) => {
+		if (!active || !s) return;
+		s.on(event, listener);
+		if (missed) s.on("connect", missed);
+	});
 	return () => {
 		active = false;
-		void connect().then((s) => s?.off(event, listener));
+		void connect().then((s) => {
+			s?.off(event, listener);
+			if (missed) s?.off("connect", missed);
+		});
 	};
 }
 

@@ -21,10 +21,17 @@ export function useRunUpdates() {
 	const queryClient = useQueryClient();
 	useEffect(
 		() =>
-			subscribe("agent_run_status", (data) => {
-				void queryClient.invalidateQueries({ queryKey: ["runs"] });
-				if (typeof data.run === "string") void queryClient.invalidateQueries({ queryKey: ["run", data.run] });
-			}),
+			subscribe(
+				"agent_run_status",
+				(data) => {
+					void queryClient.invalidateQueries({ queryKey: ["runs"] });
+					if (typeof data.run === "string") void queryClient.invalidateQueries({ queryKey: ["run", data.run] });
+				},
+				() => {
+					void queryClient.invalidateQueries({ queryKey: ["runs"] });
+					void queryClient.invalidateQueries({ queryKey: ["run"] });
+				},
+			),
 		[queryClient],
 	);
 }
