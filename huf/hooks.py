@@ -41,6 +41,8 @@ permission_query_conditions = {
 	"Agent Run": "huf.permissions.run_query",
 	"Agent Tool Call": "huf.permissions.tool_call_query",
 	"Flow Run": "huf.ai.flow.access.flow_run_query",
+	"Agent Prompt": "huf.ai.prompts.prompt_query",
+	"Agent Summary Prompt": "huf.ai.prompts.summary_prompt_query",
 }
 
 has_permission = {
@@ -49,6 +51,8 @@ has_permission = {
 	"Agent Run": "huf.permissions.run_has_permission",
 	"Agent Tool Call": "huf.permissions.tool_call_has_permission",
 	"Flow Run": "huf.ai.flow.access.flow_run_has_permission",
+	"Agent Prompt": "huf.ai.prompts.prompt_has_permission",
+	"Agent Summary Prompt": "huf.ai.prompts.prompt_has_permission",
 }
 
 # Tools

@@ -21,6 +21,8 @@ const FlowsPage = lazy(() => import("./features/flows/FlowsPage"));
 const FlowPage = lazy(() => import("./features/flows/FlowPage"));
 const FlowRunPage = lazy(() => import("./features/flows/FlowRunPage"));
 const ApprovalsPage = lazy(() => import("./features/flows/ApprovalsPage"));
+const PromptsPage = lazy(() => import("./features/prompts/PromptsPage"));
+const PromptPage = lazy(() => import("./features/prompts/PromptPage"));
 
 function Allowed({ when, children }: { when: boolean; children: ReactNode }) {
 	if (!when) return <ErrorNote error="You don't have access to this part of Huf. Ask an administrator if you need it." />;
@@ -63,6 +65,8 @@ export function App() {
 				<Route path="flows/approvals" element={<Allowed when={can["agent.run"]}><ApprovalsPage /></Allowed>} />
 				<Route path="flows/runs/:run" element={<Allowed when={can["agent.run"]}><FlowRunPage /></Allowed>} />
 				<Route path="flows/:flowId" element={<Allowed when={can["agent.run"]}><FlowPage /></Allowed>} />
+				<Route path="prompts" element={<Allowed when={can["agent.run"]}><PromptsPage /></Allowed>} />
+				<Route path="prompts/:kind/:name" element={<Allowed when={can["agent.run"]}><PromptPage /></Allowed>} />
 				<Route path="*" element={<ErrorNote error="There is no page at this address." />} />
 			</Route>
 		</Routes>

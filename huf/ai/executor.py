@@ -90,8 +90,8 @@ def execute(row, run: lifecycle.Run, on_start=None) -> dict:
 			prepared.close()  # the run's MCP sessions: a paused run opens new ones when it goes on
 	if result.status == "paused":
 		recorder.sync()
-		return lifecycle.pause(run, result)
-	status = lifecycle.finish(run, result, recorder.counts())
+		return lifecycle.pause(run, result, **prepared.recorded)
+	status = lifecycle.finish(run, result, recorder.counts(), **prepared.recorded)
 	if result.status == "success":
 		titles.after_run(run)
 	return status
@@ -141,7 +141,7 @@ def run_subagent(agent_name: str, prompt: str, ctx: RunContext) -> str:
 	finally:
 		if prepared is not None:
 			prepared.close()
-	lifecycle.finish(run, result)
+	lifecycle.finish(run, result, **prepared.recorded)
 	if result.status != "success":
 		raise ToolError(result.error.message if result.error else _("The agent {0} was stopped.").format(agent.name))
 	return result.response

@@ -121,10 +121,10 @@ def finish(run: Run, result: LoopResult, messages: tuple[int, int] = (0, 0), **f
 	return _end(run, status, values, messages)
 
 
-def pause(run: Run, result: LoopResult) -> dict:
+def pause(run: Run, result: LoopResult, **fields) -> dict:
 	"""The run waits for a person's decision on ``result.pending``: what it spent so far is kept (a
 	resume adds to it), committed, then its status event says which calls it waits on."""
-	update_row("Agent Run", run.name, {"status": "Awaiting Approval", **spent(result)})
+	update_row("Agent Run", run.name, {"status": "Awaiting Approval", **spent(result), **fields})
 	frappe.db.commit()  # before the status event: a person who reads it may decide at once
 	publish_status(run, "Awaiting Approval", waiting_for=[call.id for call in result.pending])
 	frappe.db.commit()  # sends the live status

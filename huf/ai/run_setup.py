@@ -3,7 +3,7 @@ messages of the next run). The model and its provider come from ``huf/ai/models.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable
 
 import frappe
@@ -20,6 +20,7 @@ from huf.ai.engine.tools import Tool
 from huf.ai.knowledge.context_builder import KnowledgeUse, build_knowledge_context
 from huf.ai.mcp_client import create_mcp_tools
 from huf.ai.models import fallback_models, model_spec
+from huf.ai.prompts import PROMPT, SUMMARY, resolve
 from huf.ai.tools import load_agent_tools
 from huf.ai.tools.context import RunContext
 from huf.ai.tools.knowledge import knowledge_tools
@@ -37,6 +38,7 @@ class PreparedRun:
 	summary_cost: float  # priced like every model call: the summary model's own AI Model prices
 	knowledge: KnowledgeUse
 	mcp_pool: MCPPool | None = None  # this run's MCP sessions
+	recorded: dict = field(default_factory=dict)  # Agent Run fields: the library prompts the run used
 
 	def close(self) -> None:
 		"""End the run's MCP sessions (stdio servers' processes too); the run calls it whatever happened."""
@@ -64,12 +66,17 @@ def prepare_run(
 	``history_before``: the history ends before this message sequence (a resumed run's own messages)."""
 	spec = model_spec(agent.model)
 	summary_usage, summary_cost = Usage(), 0.0
+	recorded: dict = {}
 	model = llm.normalize_model_name(spec.model, spec.provider, spec.api_base)
 	knowledge = build_knowledge_context(agent, query or (prompt if isinstance(prompt, str) else ""), model)
-	system = "\n\n".join(part for part in (agent.instructions, knowledge.text) if part)
+	template = resolve(agent, PROMPT)  # None (and no read at all) for an agent with its own instructions
+	if template:
+		recorded.update(template.recorded(PROMPT))
+	instructions = template.body if template else agent.instructions
+	system = "\n\n".join(part for part in (instructions, knowledge.text) if part)
 	messages: list[dict] = [{"role": "system", "content": system}] if system else []
 	if with_history and agent.persist_conversation:
-		plan, summary_usage, summary_cost = _history(agent, conversation, history_before)
+		plan, summary_usage, summary_cost = _history(agent, conversation, history_before, recorded)
 		messages.extend(plan)
 	messages.append({"role": "user", "content": prompt})
 	limits = frappe.get_cached_doc("Agent Settings")
@@ -88,11 +95,12 @@ def prepare_run(
 	)
 	tools = load_agent_tools(agent, ctx) + knowledge_tools(agent)
 	mcp_tools, pool = create_mcp_tools(agent)  # last: nothing after it can fail and leave the pool open
-	return PreparedRun(request, mcp_tools + tools, settings, summary_usage, summary_cost, knowledge, pool)
+	return PreparedRun(request, mcp_tools + tools, settings, summary_usage, summary_cost, knowledge, pool, recorded)
 
 
-def _history(agent, conversation: str, before: int = 0) -> tuple[list[dict], Usage, float]:
-	"""The history messages to send, and the usage and cost of summarizing it (when that happened)."""
+def _history(agent, conversation: str, before: int = 0, recorded: dict | None = None) -> tuple[list[dict], Usage, float]:
+	"""The history messages to send, and the usage and cost of summarizing it (when that happened).
+	A summary written with a library summary prompt goes into ``recorded`` (the run's fields)."""
 	strategy = agent.context_strategy or "None"
 	limit = agent.history_limit or 20
 	if strategy == "FIFO":
@@ -101,10 +109,13 @@ def _history(agent, conversation: str, before: int = 0) -> tuple[list[dict], Usa
 		return build_context([m for _, m in pairs], ContextSettings("FIFO", limit)).messages, Usage(), 0.0
 	row = frappe.db.get_value("Agent Conversation", conversation, ["summary", "summarized_until"], as_dict=True)
 	pairs = load_history(conversation, after_sequence=row.summarized_until or 0, before_sequence=before)
-	settings = ContextSettings(strategy, limit, agent.summary_ratio or 0.7, agent.summary_prompt)
+	template = resolve(agent, SUMMARY) if strategy == "Summarize" else None
+	settings = ContextSettings(strategy, limit, agent.summary_ratio or 0.7, template.body if template else agent.summary_prompt)
 	spent: list[llm.ModelTurn] = []
 	plan = build_context([m for _, m in pairs], settings, row.summary, _summarizer(agent, spent))
 	if plan.folded:
+		if template and recorded is not None:
+			recorded.update(template.recorded(SUMMARY))
 		frappe.db.set_value(
 			"Agent Conversation",
 			conversation,

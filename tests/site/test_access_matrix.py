@@ -88,14 +88,26 @@ def world(site, llm_server, web, mcp_servers):
 		fixtures.tool(f"matrix_http_{types.lower()}", types, base_url=llm_server.base_url, tool_type="HTTP Requests") for types in ("GET", "POST")
 	]
 	flow, flow_run = matrix_flow(people)
+	prompt = matrix_prompt(people)
 	frappe.db.commit()
 	headers = {name: web.token_headers(user) for name, user in people.items()}
 	headers["guest"] = web.site_header()
 	return frappe._dict(
 		people=people, agent=agent, run=result["run"], conversation=result["conversation"], reply=reply,
 		source="Matrix Source", trigger=trigger.name, headers=headers, http_get=http_tools[0], http_post=http_tools[1],
-		mcp=mcp_servers[0], mcp_oauth=mcp_servers[1], flow=flow, flow_run=flow_run,
+		mcp=mcp_servers[0], mcp_oauth=mcp_servers[1], flow=flow, flow_run=flow_run, prompt=prompt,
 	)
+
+
+def matrix_prompt(people: dict) -> str:
+	"""A Private library prompt of alice's, in two versions, whose text is hers."""
+	frappe.db.delete("Agent Prompt", {"slug": "matrix-private"})
+	doc = frappe.get_doc({"doctype": "Agent Prompt", "title": "Matrix private", "slug": "matrix-private", "visibility": "Private", "prompt_body": SECRET_QUESTION})
+	doc.insert()
+	doc.prompt_body = SECRET_QUESTION + " (v2)"
+	doc.save()
+	frappe.db.set_value("Agent Prompt", {"slug": "matrix-private"}, "owner", people["alice"], update_modified=False)
+	return doc.name
 
 
 def matrix_flow(people: dict) -> tuple[str, str]:
@@ -183,6 +195,11 @@ def cases(w) -> list[Case]:
 		Case("huf.ai.flow.api.retry_flow_step", {"flow_run": w.flow_run}, {"alice", "manager"}, through=frozenset({409})),
 		Case("huf.ai.flow.api.skip_flow_step", {"flow_run": w.flow_run, "output": "x"}, {"alice", "manager"}, through=frozenset({409})),
 		Case("huf.ai.flow.api.end_flow_run", {"flow_run": w.flow_run}, {"alice", "manager"}, through=frozenset({409})),
+		# the prompt library: everyone with Huf access lists what they may read; a Private prompt is its owner's (and managers')
+		Case("huf.ai.prompts.list_prompts", {}, {"alice", "bob", "manager"}, "GET"),
+		Case("huf.ai.prompts.get_prompt_version", {"prompt": w.prompt, "version": 1}, {"alice", "manager"}, "GET"),
+		Case("huf.ai.prompts.diff_prompt_versions", {"prompt": w.prompt, "from_version": 1, "to_version": 2}, {"alice", "manager"}, "GET"),
+		Case("huf.ai.prompts.prompt_usage", {"prompt": w.prompt}, {"alice", "manager"}, "GET"),
 	]
 
 
@@ -226,7 +243,7 @@ def test_routes_and_documents_refuse_another_users_ids(site, web, world, persona
 	assert stream.status_code == 403 and "event: error" in stream.text
 	attach = web.get(f"/huf/stream/run/{world.run}", headers)
 	assert attach.status_code == 403 and SECRET_ANSWER not in attach.text
-	for doctype, name in (("Agent Run", world.run), ("Agent Conversation", world.conversation), ("Agent Message", world.reply), ("Flow Run", world.flow_run)):
+	for doctype, name in (("Agent Run", world.run), ("Agent Conversation", world.conversation), ("Agent Message", world.reply), ("Flow Run", world.flow_run), ("Agent Prompt", world.prompt)):
 		one = web.get(f"/api/resource/{doctype}/{name}", headers)
 		assert one.status_code == 403, (doctype, one.status_code)
 		listed = web.get(f"/api/resource/{doctype}", headers, fields='["name"]', limit_page_length=0)

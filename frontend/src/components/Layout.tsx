@@ -1,4 +1,4 @@
-import { BookOpen, Bot, ExternalLink, History, Inbox, LogOut, MessageSquare, Plug, Workflow, Wrench } from "lucide-react";
+import { BookOpen, Bot, ExternalLink, FileText, History, Inbox, LogOut, MessageSquare, Plug, Workflow, Wrench } from "lucide-react";
 import { NavLink, Outlet } from "react-router";
 import { useWaitingForMe } from "../features/flows/waiting";
 import { call } from "../lib/api";
@@ -12,6 +12,7 @@ const AREAS = [
 	{ to: "/tools", label: "Tools", icon: Wrench, show: (me: Me) => me.capabilities["agent.run"] },
 	{ to: "/flows", label: "Flows", icon: Workflow, show: (me: Me) => me.capabilities["agent.run"], end: true },
 	{ to: "/flows/approvals", label: "Waiting for me", icon: Inbox, show: (me: Me) => me.capabilities["agent.run"], waiting: true },
+	{ to: "/prompts", label: "Prompts", icon: FileText, show: (me: Me) => me.capabilities["agent.run"] },
 	{ to: "/knowledge", label: "Knowledge", icon: BookOpen, show: (me: Me) => me.capabilities["knowledge.view"] },
 	{ to: "/providers", label: "Providers", icon: Plug, show: (me: Me) => me.capabilities["provider.manage"] },
 	{ to: "/runs", label: "Runs", icon: History, show: (me: Me) => me.capabilities["agent.run"] },

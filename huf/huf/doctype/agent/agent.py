@@ -43,12 +43,20 @@ class Agent(Document):
 		model: DF.Link
 		persist_conversation: DF.Check
 		persist_user_history: DF.Check
+		prompt_mode: DF.Literal["Local", "Template"]
+		prompt_template: DF.Link | None
+		prompt_version_locked: DF.Check
 		provider: DF.Link
 		run_immediately: DF.Check
 		summary_model: DF.Link | None
 		summary_prompt: DF.Code | None
+		summary_prompt_mode: DF.Literal["Local", "Template"]
+		summary_prompt_template: DF.Link | None
+		summary_prompt_version_locked: DF.Check
 		summary_ratio: DF.Float
+		summary_template_version_at_attach: DF.Int
 		temperature: DF.Float
+		template_version_at_attach: DF.Int
 		top_p: DF.Float
 		total_run: DF.Int
 
@@ -68,6 +76,13 @@ class Agent(Document):
 		self.validate_tools()
 		self.validate_mcp_servers()
 		self.validate_knowledge()
+		self.validate_prompts()
+
+	def validate_prompts(self):
+		from huf.ai.prompts import PROMPT, SUMMARY, attach
+
+		attach(self, PROMPT)
+		attach(self, SUMMARY)
 
 	def validate_knowledge(self):
 		if cint(self.max_knowledge_tokens) < 0 or (self.agent_knowledge and cint(self.max_knowledge_tokens) == 0):

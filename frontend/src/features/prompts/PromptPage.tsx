@@ -1,0 +1,181 @@
+import { useState } from "react";
+import { Link, useParams } from "react-router";
+import { Field, Select } from "../../components/ui/field";
+import { Section } from "../../components/ui/section";
+import { Empty, ErrorNote, Loading } from "../../components/ui/status";
+import { cn } from "../../lib/cn";
+import { useMe } from "../../lib/me";
+import { diffLines, isKind, KINDS, usePromptDiff, usePrompts, usePromptText, type PromptKind, type PromptRow } from "./api";
+
+const LINE: Record<string, string> = {
+	added: "bg-green-50 text-green-900",
+	removed: "bg-red-50 text-red-900",
+	context: "text-slate-700",
+	hunk: "bg-slate-100 text-slate-500",
+	file: "text-slate-500",
+};
+const MARK: Record<string, string> = { added: "+", removed: "−", context: " ", hunk: "", file: "" };
+const SPOKEN: Record<string, string> = { added: "Added: ", removed: "Removed: ", context: "", hunk: "", file: "" };
+
+function when(value: string): string {
+	const date = new Date(value.replace(" ", "T"));
+	return Number.isNaN(date.getTime()) ? value : date.toLocaleString();
+}
+
+function VersionText({ kind, prompt, version }: { kind: PromptKind; prompt: string; version: number }) {
+	const text = usePromptText(kind, prompt, version);
+	if (text.isPending) return <Loading />;
+	if (text.error) return <ErrorNote error={text.error} />;
+	return (
+		<pre className="max-h-96 overflow-auto whitespace-pre-wrap rounded-md border border-slate-200 bg-slate-50 p-3 text-sm [overflow-wrap:anywhere]">
+			{text.data.prompt_body || "(empty)"}
+		</pre>
+	);
+}
+
+function Compare({ kind, prompt }: { kind: PromptKind; prompt: PromptRow }) {
+	const numbers = prompt.versions.map((v) => v.version);
+	const [from, setFrom] = useState(numbers[1] ?? numbers[0] ?? 0);
+	const [to, setTo] = useState(numbers[0] ?? 0);
+	const diff = usePromptDiff(kind, prompt.name, from, to);
+	if (numbers.length < 2) return <p className="text-sm text-slate-600">There is only one version so far: saving a changed text makes the next one.</p>;
+	const lines = diff.data ? diffLines(diff.data.diff) : [];
+	return (
+		<div className="grid gap-3">
+			<div className="grid grid-cols-1 gap-3 sm:grid-cols-2">
+				<Field label="Compare version">
+					{(props) => (
+						<Select {...props} value={from} onChange={(event) => setFrom(Number(event.target.value))}>
+							{numbers.map((n) => (
+								<option key={n} value={n}>
+									Version {n}
+								</option>
+							))}
+						</Select>
+					)}
+				</Field>
+				<Field label="With version">
+					{(props) => (
+						<Select {...props} value={to} onChange={(event) => setTo(Number(event.target.value))}>
+							{numbers.map((n) => (
+								<option key={n} value={n}>
+									Version {n}
+								</option>
+							))}
+						</Select>
+					)}
+				</Field>
+			</div>
+			{from === to ? (
+				<p className="text-sm text-slate-600">Pick two different versions to see what changed.</p>
+			) : diff.isPending ? (
+				<Loading />
+			) : diff.error ? (
+				<ErrorNote error={diff.error} />
+			) : !lines.length ? (
+				<p className="text-sm text-slate-600">The two versions have the same text.</p>
+			) : (
+				<div role="region" aria-label={`Changes from version ${from} to version ${to}`} tabIndex={0} className="max-h-[32rem] overflow-auto rounded-md border border-slate-200 font-mono text-sm focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-blue-500">
+					{lines.map((line, index) => (
+						<div key={index} className={cn("flex gap-2 whitespace-pre-wrap px-3 py-0.5 [overflow-wrap:anywhere]", LINE[line.kind])}>
+							<span aria-hidden className="w-3 shrink-0 select-none">{MARK[line.kind]}</span>
+							<span>
+								{SPOKEN[line.kind] ? <span className="sr-only">{SPOKEN[line.kind]}</span> : null}
+								{line.text || " "}
+							</span>
+						</div>
+					))}
+				</div>
+			)}
+		</div>
+	);
+}
+
+export default function PromptPage() {
+	const params = useParams();
+	const kind: PromptKind = isKind(params.kind) ? params.kind : "prompt";
+	const name = params.name ?? "";
+	const prompts = usePrompts(kind);
+	const me = useMe();
+	const [shown, setShown] = useState<number | null>(null);
+	const back = (
+		<Link to={kind === "prompt" ? "/prompts" : `/prompts?kind=${kind}`} className="text-sm text-blue-700 underline">
+			Back to {KINDS.find((item) => item.kind === kind)?.label.toLowerCase()}
+		</Link>
+	);
+	if (prompts.isPending) return <Loading />;
+	if (prompts.error) return <div className="grid gap-3 p-4 md:p-6"><ErrorNote error={prompts.error} />{back}</div>;
+	const prompt = prompts.data.find((row) => row.name === name);
+	if (!prompt) {
+		return (
+			<div className="grid gap-3 p-4 md:p-6">
+				<Empty title="This prompt isn't here">It may have been deleted, or it is private to someone else.</Empty>
+				{back}
+			</div>
+		);
+	}
+	const version = shown ?? prompt.version;
+	return (
+		<div className="grid gap-4 p-4 md:p-6">
+			{back}
+			<header>
+				<h1 className="text-xl font-semibold [overflow-wrap:anywhere]">{prompt.title}</h1>
+				<p className="text-sm text-slate-600 [overflow-wrap:anywhere]">
+					{prompt.slug} · version {prompt.version}
+					{prompt.is_active ? "" : " · not active"}
+				</p>
+				{prompt.description ? <p className="mt-1 text-sm text-slate-700 [overflow-wrap:anywhere]">{prompt.description}</p> : null}
+			</header>
+			<Section title="Versions">
+				<ul className="grid gap-1">
+					{prompt.versions.map((v) => (
+						<li key={v.version} className="flex flex-wrap items-center gap-2 text-sm">
+							<button
+								type="button"
+								aria-pressed={v.version === version}
+								onClick={() => setShown(v.version)}
+								className={cn(
+									"rounded-md border px-2 py-1 font-medium focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-blue-500",
+									v.version === version ? "border-blue-600 bg-blue-50 text-blue-800" : "border-slate-300 bg-white text-slate-700 hover:bg-slate-50",
+								)}
+							>
+								Version {v.version}
+								{v.is_latest ? " (newest)" : ""}
+							</button>
+							<span className="text-slate-500">
+								saved {when(v.saved_at)} by {v.saved_by}
+							</span>
+						</li>
+					))}
+				</ul>
+				<h3 className="mt-3 text-sm font-semibold text-slate-800">Text of version {version}</h3>
+				<VersionText kind={kind} prompt={prompt.name} version={version} />
+			</Section>
+			<Section title="What changed">
+				<Compare kind={kind} prompt={prompt} />
+			</Section>
+			<Section title="Agents using it">
+				{!prompt.used_by.length ? (
+					<p className="text-sm text-slate-600">No agent uses it yet.</p>
+				) : (
+					<ul className="grid gap-1 text-sm">
+						{prompt.used_by.map((use) => (
+							<li key={use.agent} className="[overflow-wrap:anywhere]">
+								{me.data?.capabilities["agent.manage"] ? (
+									<Link to={`/agents/${encodeURIComponent(use.agent)}`} className="text-blue-700 underline">
+										{use.agent}
+									</Link>
+								) : (
+									use.agent
+								)}{" "}
+								<span className="text-slate-600">
+									— {use.pinned ? `stays on version ${use.attached_version}` : "always uses the newest version"}
+								</span>
+							</li>
+						))}
+					</ul>
+				)}
+			</Section>
+		</div>
+	);
+}
