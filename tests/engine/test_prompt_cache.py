@@ -165,7 +165,8 @@ def test_a_run_reads_its_earlier_rounds_from_the_cache_and_pays_the_cached_price
 	assert second[2] == prompt_tokens(llm.chat_requests[1]["body"], 2) > 0  # the system prompt and the question
 	rounds = [event.usage for event in events if isinstance(event, UsageEvent)]
 	assert rounds == [Usage(*first), Usage(*second)]
-	assert result.usage == Usage(first[0] + second[0], first[1] + second[1], second[2])
+	assert result.usage == Usage(first[0] + second[0], first[1] + second[1], second[2], first[3] + second[3])
+	assert first[3] == prompt_tokens(llm.chat_requests[0]["body"]) and second[3] > 0  # each round wrote its new tail
 	assert result.cost == pytest.approx(sum(compute_cost("openai/gpt-4o-mini", usage, None) for usage in rounds))
 	uncached = sum(compute_cost("openai/gpt-4o-mini", Usage(u.input_tokens, u.output_tokens), None) for u in rounds)
 	assert 0 < result.cost < uncached
@@ -190,3 +191,27 @@ def test_the_ai_models_cached_price_bills_the_cached_tokens(llm):
 def test_a_scripted_cached_count_is_reported_as_scripted(llm):
 	llm.script(text("ok", usage=(500, 5, 123)))
 	assert stream_turn(request(llm)).usage == Usage(500, 5, 123)
+
+
+def test_cache_writes_are_billed_at_the_write_price_where_litellm_has_one(llm):
+	"""Claude through OpenRouter (an OpenAI-format route that keeps the markers): the first call writes
+	its prompt to the cache (1.25 times the input price), the second reads it (a tenth)."""
+	llm.script(text("first"), text("second"))
+	req = request(llm, model="anthropic/claude-sonnet-4.5", provider="OpenRouter")
+	first, second = stream_turn(req), stream_turn(req)
+	assert marked(sent(llm, 0)[0]) and first.model == "openrouter/anthropic/claude-sonnet-4.5"
+	assert first.usage.cache_write_tokens == first.usage.input_tokens and first.usage.cached_tokens == 0
+	assert second.usage.cached_tokens == second.usage.input_tokens and second.usage.cache_write_tokens == 0
+	info = load_litellm().get_model_info(model=first.model)
+	written = first.usage.input_tokens * info["cache_creation_input_token_cost"] + first.usage.output_tokens * info["output_cost_per_token"]
+	read = second.usage.cached_tokens * info["cache_read_input_token_cost"] + second.usage.output_tokens * info["output_cost_per_token"]
+	assert compute_cost(first.model, first.usage, None) == pytest.approx(written, abs=1e-8)
+	assert compute_cost(second.model, second.usage, None) == pytest.approx(read, abs=1e-8)
+	assert first.usage.to_dict()["cache_write_tokens"] == first.usage.cache_write_tokens
+	assert "cache_write_tokens" not in second.usage.to_dict()  # only when there were writes
+
+
+def test_without_a_write_price_written_tokens_cost_the_input_price():
+	usage = Usage(10_000, 0, 0, 4_000)
+	assert compute_cost("openai/gpt-4o-mini", usage, None) == compute_cost("openai/gpt-4o-mini", Usage(10_000, 0), None)
+	assert compute_cost("x", usage, Prices(2.0, 8.0, 0.5)) == pytest.approx(0.02)

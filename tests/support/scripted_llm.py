@@ -25,9 +25,10 @@ or one of its content blocks) is answered as a caching provider would. Each mark
 request (the tools and the messages up to a marker) is written to the server's cache; what the
 request reads is the longest prefix already there, looked for at every message boundary up to 20
 back from its last marker (Anthropic's look-back). Its usage then reports those tokens as
-``prompt_tokens_details.cached_tokens`` and at least the request's own token count
+``prompt_tokens_details.cached_tokens``, what it wrote beyond them up to its last marker as
+``cache_creation_input_tokens`` (when it wrote any), and at least the request's own token count
 (``prompt_tokens``, about 4 characters a token) as prompt tokens, unless the reply scripts a
-cached count of its own. A request without a marker gets the usage scripted, as always.
+cached count of its own. ``requests[i]["usage"]`` is then (prompt, completion, cached, written). A request without a marker gets the usage scripted, as always.
 """
 
 from __future__ import annotations
@@ -55,7 +56,7 @@ class Reply:
 	content: str = ""
 	chunks: list[str] | None = None  # text pieces as streamed; None: the whole content in one piece
 	tool_calls: list[tuple[str, str, str]] = field(default_factory=list)  # (id, name, arguments JSON)
-	usage: tuple[int, int, int] | None = (10, 5, 0)  # (prompt, completion, cached); None: send none
+	usage: tuple[int, ...] | None = (10, 5, 0)  # (prompt, completion, cached[, cache writes]); None: send none
 	delay: float = 0.0  # seconds between streamed chunks
 	trickle: float = 0.0  # seconds between single bytes of the stream: never silent, never done
 	status: int = 200
@@ -223,9 +224,10 @@ class ScriptedLLM:
 			hit = next((end for end in range(marks[-1], max(-1, marks[-1] - LOOK_BACK), -1) if keys[end] in self.prompt_cache), None)
 			self.prompt_cache.update(keys[end] for end in marks)
 		if reply.usage is not None and not reply.usage[2]:
-			prompt, completion, _ = reply.usage
+			prompt, completion = reply.usage[:2]
 			cached = 0 if hit is None else prompt_tokens(body, hit + 1)
-			reply = dataclasses.replace(reply, usage=(max(prompt, prompt_tokens(body)), completion, cached))
+			written = 0 if hit == marks[-1] else prompt_tokens(body, marks[-1] + 1) - cached  # the new part, to the last marker
+			reply = dataclasses.replace(reply, usage=(max(prompt, prompt_tokens(body)), completion, cached, written))
 		entry["usage"] = reply.usage
 		return reply
 
@@ -387,13 +389,16 @@ def prompt_tokens(body: dict, messages: int | None = None) -> int:
 def _usage(reply: Reply) -> dict | None:
 	if reply.usage is None:
 		return None
-	prompt, completion, cached = reply.usage
-	return {
+	prompt, completion, cached, *written = reply.usage
+	usage = {
 		"prompt_tokens": prompt,
 		"completion_tokens": completion,
 		"total_tokens": prompt + completion,
 		"prompt_tokens_details": {"cached_tokens": cached},
 	}
+	if written and written[0]:  # as Anthropic's usage (and LiteLLM's for it) says what was written to the cache
+		usage["cache_creation_input_tokens"] = written[0]
+	return usage
 
 
 def _finish_reason(reply: Reply) -> str:

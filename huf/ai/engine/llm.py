@@ -401,10 +401,12 @@ def field(obj: Any, name: str) -> Any:
 
 def read_usage(usage: Any) -> Usage:
 	"""Usage from an OpenAI/LiteLLM usage object or dict; cached tokens from OpenAI's
-	prompt_tokens_details or Anthropic's cache_read_input_tokens."""
+	prompt_tokens_details or Anthropic's cache_read_input_tokens, cache writes from Anthropic's
+	cache_creation_input_tokens (LiteLLM keeps it on the usage of every route that reports it)."""
 	details = field(usage, "prompt_tokens_details")
 	cached = (field(details, "cached_tokens") if details else None) or field(usage, "cache_read_input_tokens") or 0
-	return Usage(int(field(usage, "prompt_tokens") or 0), int(field(usage, "completion_tokens") or 0), int(cached))
+	written = field(usage, "cache_creation_input_tokens") or 0
+	return Usage(int(field(usage, "prompt_tokens") or 0), int(field(usage, "completion_tokens") or 0), int(cached), int(written))
 
 
 __all__ = [
