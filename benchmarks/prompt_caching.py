@@ -7,10 +7,11 @@ about 4 characters a token). Two scenarios, each run N times with the switch on 
 - one run: long instructions, two rounds of tool calls, then the answer (3 model calls);
 - a conversation: 5 runs in a row, each sending the whole history, each one tool round and an answer.
 
-Priced two ways: LiteLLM's price data for gpt-4o-mini (cached input at half the input price), and
-an AI Model's own prices in Claude Sonnet's proportions (3 / 15 / 0.30 USD per million). Prints
-medians: tokens, the cached share of the input, cost on / off and their ratio, and what marking
-costs per model call.
+Priced three ways: LiteLLM's price data for gpt-4o-mini (cached input at half the input price) and
+for Claude Sonnet 4.5 through OpenRouter (a tenth, and what is written to the cache at 1.25 times
+the input price), and an AI Model's own prices in Claude Sonnet's proportions (3 / 15 / 0.30 USD
+per million; custom prices bill writes at the input price). Prints medians: tokens, the cached and
+written shares of the input, cost on / off and their ratio, and what marking costs per model call.
 
     python benchmarks/prompt_caching.py [--runs 30]
 """
@@ -43,6 +44,7 @@ SCHEMA = {"type": "object", "properties": {"q": {"type": "string"}}, "required":
 TOOLS = [Tool("lookup", "Look a record up", SCHEMA, lambda a: {"record": a["q"], "status": "Open", "due": "2026-12-31"})]
 PRICINGS = {
 	"gpt-4o-mini (LiteLLM's prices)": ("gpt-4o-mini", "OpenAI", None),
+	"Claude Sonnet 4.5 via OpenRouter (LiteLLM's prices)": ("anthropic/claude-sonnet-4.5", "OpenRouter", None),
 	"AI Model's own prices 3 / 15 / 0.30": ("bench-model", "Local", Prices(3.0, 15.0, 0.3)),
 }
 
@@ -105,8 +107,8 @@ def main() -> None:
 	with ScriptedLLM() as server:
 		scenario(server, PRICINGS["gpt-4o-mini (LiteLLM's prices)"], True, False)  # warm up imports and lookups
 		print(f"runs per cell: {args.runs}; medians")
-		print("| scenario | pricing | input tokens | cached (share) | cost off | cost on | on / off |")
-		print("| --- | --- | --- | --- | --- | --- | --- |")
+		print("| scenario | pricing | input tokens | cached (share) | written (share) | cost off | cost on | on / off |")
+		print("| --- | --- | --- | --- | --- | --- | --- | --- |")
 		for conversation in (False, True):
 			label = "conversation of 5 runs, 2 calls each" if conversation else "one run, 3 calls"
 			for name, pricing in PRICINGS.items():
@@ -115,9 +117,11 @@ def main() -> None:
 				on_cost = statistics.median(cost for _, cost in samples[True])
 				tokens = statistics.median(usage.input_tokens for usage, _ in samples[True])
 				cached = statistics.median(usage.cached_tokens for usage, _ in samples[True])
+				written = statistics.median(usage.cache_write_tokens for usage, _ in samples[True])
 				assert all(usage.cached_tokens == 0 for usage, _ in samples[False])
 				print(
-					f"| {label} | {name} | {tokens:,.0f} | {cached:,.0f} ({cached / tokens:.0%}) | ${off_cost:.6f} | ${on_cost:.6f} | {on_cost / off_cost:.2f} |"
+					f"| {label} | {name} | {tokens:,.0f} | {cached:,.0f} ({cached / tokens:.0%}) | {written:,.0f} ({written / tokens:.0%}) "
+					f"| ${off_cost:.6f} | ${on_cost:.6f} | {on_cost / off_cost:.2f} |"
 				)
 		print(f"marking one call (20 messages, lookups cached): {marking_cost(server, args.runs) * 1e6:.1f} µs")
 
