@@ -37,7 +37,7 @@ from huf.ai.engine.llm_types import LLMRequest
 MARKER = {"type": "ephemeral"}
 # LiteLLM providers whose translation keeps or converts cache_control (see the module's doc).
 MARKED_PROVIDERS = frozenset({"anthropic", "bedrock", "bedrock_converse", "openrouter", "dashscope", "zai", "minimax"})
-# Hosts of an OpenAI-compatible API Base that refuse the field.
+# Hosts of an API Base under the OpenAI route where a marker is refused (Azure) or of no use (OpenAI, which caches by itself).
 REFUSING_HOSTS = (".azure.com", ".azure-api.net", ".openai.com")
 
 
