@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import frappe
 from frappe import _
 
@@ -25,8 +27,13 @@ def check_provider(model_name: str):
 
 def model_spec(model_name: str) -> llm.ModelSpec:
 	"""The AI Model with its provider's key (decrypted for this call only) and base URL, once the base
-	URL has passed the outbound allow-list."""
-	return provider_spec(check_provider(model_name), frappe.get_cached_doc("AI Model", model_name).model_name)
+	URL has passed the outbound allow-list. An AI Model with its own cached-input price caches
+	prompts (``ModelSpec.caches_prompts``); otherwise LiteLLM's price data says."""
+	row = frappe.get_cached_doc("AI Model", model_name)
+	spec = provider_spec(check_provider(model_name), row.model_name)
+	if row.get("use_custom_pricing") and row.get("cached_input_cost_per_1m_tokens"):
+		spec = dataclasses.replace(spec, caches_prompts=True)
+	return spec
 
 
 def provider_spec(provider, model: str) -> llm.ModelSpec:

@@ -179,7 +179,8 @@ def _spent(row) -> dict:
 		data = json.loads(payload) if isinstance(payload, str) else payload
 		if not isinstance(data, dict) or "usage" not in data:
 			continue
-		spent = Usage(data["usage"].get("input_tokens", 0), data["usage"].get("output_tokens", 0), data["usage"].get("cached_tokens", 0))
+		got = data["usage"]
+		spent = Usage(got.get("input_tokens", 0), got.get("output_tokens", 0), got.get("cached_tokens", 0), got.get("cache_write_tokens", 0))
 		usage += spent
 		cost += cost_of(data.get("model") or "", spent)
 	before = frappe.db.get_value("Agent Run", row.name, list(SPENT_FIELDS), as_dict=True)

@@ -87,6 +87,7 @@ def prepare_run(
 		top_p=agent.top_p or None,
 		fallback_models=fallback_models(agent.model),
 		deadline=cint(limits.get("model_call_timeout")) or llm.DEFAULT_DEADLINE,
+		prompt_caching=bool(agent.get("enable_prompt_caching")),  # markers where the model has a cached price (engine/prompt_cache.py)
 	)
 	settings = LoopSettings(
 		max_turns=agent.max_turns or 10,

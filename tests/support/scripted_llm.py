@@ -19,10 +19,21 @@ receives the request body and returns a reply; ``respond_with(fn)`` answers ever
 finds the queue empty. A chat request with nothing scripted gets HTTP 500 "ScriptedLLM: nothing
 scripted for this request" (and is still recorded), so a test notices calls it did not expect
 instead of passing on a silent default.
+
+Prompt caching: a chat request carrying a cache marker (Anthropic's ``cache_control``, on a message
+or one of its content blocks) is answered as a caching provider would. Each marked prefix of the
+request (the tools and the messages up to a marker) is written to the server's cache; what the
+request reads is the longest prefix already there, looked for at every message boundary up to 20
+back from its last marker (Anthropic's look-back). Its usage then reports those tokens as
+``prompt_tokens_details.cached_tokens``, what it wrote beyond them up to its last marker as
+``cache_creation_input_tokens`` (when it wrote any), and at least the request's own token count
+(``prompt_tokens``, about 4 characters a token) as prompt tokens, unless the reply scripts a
+cached count of its own. ``requests[i]["usage"]`` is then (prompt, completion, cached, written). A request without a marker gets the usage scripted, as always.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import math
@@ -35,6 +46,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Callable, Iterator, Union
 
 NOTHING_SCRIPTED = "ScriptedLLM: nothing scripted for this request"
+LOOK_BACK = 20  # message boundaries searched for a cached prefix before a marker, as Anthropic does
 
 
 @dataclass
@@ -44,7 +56,7 @@ class Reply:
 	content: str = ""
 	chunks: list[str] | None = None  # text pieces as streamed; None: the whole content in one piece
 	tool_calls: list[tuple[str, str, str]] = field(default_factory=list)  # (id, name, arguments JSON)
-	usage: tuple[int, int, int] | None = (10, 5, 0)  # (prompt, completion, cached); None: send none
+	usage: tuple[int, ...] | None = (10, 5, 0)  # (prompt, completion, cached[, cache writes]); None: send none
 	delay: float = 0.0  # seconds between streamed chunks
 	trickle: float = 0.0  # seconds between single bytes of the stream: never silent, never done
 	status: int = 200
@@ -137,7 +149,8 @@ class ScriptedLLM:
 		self.ocr_pages: list[str] = []  # the Markdown of each page of the document the OCR route reads
 		self.ocr_failure: tuple[int, dict] | None = None  # (status, body) every OCR call answers with
 		self.models = models
-		self.requests: list[dict] = []
+		self.requests: list[dict] = []  # a marked chat request also gets "usage": the usage reported
+		self.prompt_cache: set[str] = set()  # the prefixes marked requests wrote (see the module's doc)
 		self._queue: list[Scripted] = []
 		self._responder: Responder | None = None
 		self._lock = threading.Lock()
@@ -187,6 +200,7 @@ class ScriptedLLM:
 			self._queue.clear()
 			self.requests.clear()
 			self._responder = None
+			self.prompt_cache.clear()
 			self.embedding_failure = None
 			self.ocr_pages, self.ocr_failure = [], None
 
@@ -198,6 +212,24 @@ class ScriptedLLM:
 	@property
 	def chat_requests(self) -> list[dict]:
 		return [r for r in self.requests if r["path"].endswith("/chat/completions")]
+
+	def _cached(self, body: dict, reply: Reply, entry: dict) -> Reply:
+		"""``reply`` with the usage of a marked request (see the module's doc); others unchanged."""
+		messages = body.get("messages") or []
+		marks = [i for i, message in enumerate(messages) if _is_marked(message)]
+		if not marks:
+			return reply
+		keys = [_prefix_key(body, end) for end in range(len(messages))]
+		with self._lock:
+			hit = next((end for end in range(marks[-1], max(-1, marks[-1] - LOOK_BACK), -1) if keys[end] in self.prompt_cache), None)
+			self.prompt_cache.update(keys[end] for end in marks)
+		if reply.usage is not None and not reply.usage[2]:
+			prompt, completion = reply.usage[:2]
+			cached = 0 if hit is None else prompt_tokens(body, hit + 1)
+			written = 0 if hit == marks[-1] else prompt_tokens(body, marks[-1] + 1) - cached  # the new part, to the last marker
+			reply = dataclasses.replace(reply, usage=(max(prompt, prompt_tokens(body)), completion, cached, written))
+		entry["usage"] = reply.usage
+		return reply
 
 	def _next_reply(self, body: dict) -> Reply | None:
 		with self._lock:
@@ -239,7 +271,8 @@ def _handler(llm: ScriptedLLM) -> type[BaseHTTPRequestHandler]:
 			except ValueError:
 				return self._json(400, {"error": {"message": "Body is not JSON", "type": "invalid_request_error"}})
 			headers = {k.lower(): v for k, v in self.headers.items()}
-			llm.requests.append({"path": self.path, "body": body, "headers": headers})
+			entry = {"path": self.path, "body": body, "headers": headers}
+			llm.requests.append(entry)
 			if self.path.rstrip("/").endswith("/embeddings"):
 				if llm.embedding_failure:
 					return self._json(*llm.embedding_failure)
@@ -255,6 +288,7 @@ def _handler(llm: ScriptedLLM) -> type[BaseHTTPRequestHandler]:
 				time.sleep(reply.hang)
 			if reply.status != 200:
 				return self._json(reply.status, reply.body, reply.headers)
+			reply = llm._cached(body, reply, entry)
 			if body.get("stream"):
 				return self._stream(body, reply)
 			self._json(200, _completion(body, reply), reply.headers)
@@ -308,19 +342,63 @@ def _handler(llm: ScriptedLLM) -> type[BaseHTTPRequestHandler]:
 	return Handler
 
 
+# --- prompt caching ---------------------------------------------------------------------------
+
+
+def _is_marked(message: dict) -> bool:
+	if isinstance(message.get("cache_control"), dict):
+		return True
+	content = message.get("content")
+	return isinstance(content, list) and any(isinstance(b, dict) and isinstance(b.get("cache_control"), dict) for b in content)
+
+
+def _plain(message: dict) -> dict:
+	"""A message as its prefix is compared: markers left out, text blocks as one text."""
+	content = message.get("content")
+	if isinstance(content, list):
+		content = [{k: v for k, v in b.items() if k != "cache_control"} if isinstance(b, dict) else b for b in content]
+		if all(isinstance(b, dict) and b.get("type") == "text" for b in content):
+			content = "".join(b.get("text") or "" for b in content)
+	return {k: v for k, v in dict(message, content=content).items() if k != "cache_control"}
+
+
+def _prefix_key(body: dict, end: int) -> str:
+	"""The tools and the messages up to ``end`` (inclusive), as one hash."""
+	prefix = {"model": body.get("model"), "tools": body.get("tools"), "messages": [_plain(m) for m in body["messages"][: end + 1]]}
+	return hashlib.sha256(json.dumps(prefix, sort_keys=True).encode()).hexdigest()
+
+
+def prompt_tokens(body: dict, messages: int | None = None) -> int:
+	"""The tokens of the tools and the first ``messages`` messages (all: None), about 4 characters
+	a token plus 4 a message: a stand-in for a tokenizer, the same for the same text."""
+	text = json.dumps(body.get("tools") or "") if body.get("tools") else ""
+	chosen = body.get("messages", [])[:messages]
+	count = 0
+	for message in chosen:
+		plain = _plain(message)
+		content = plain.get("content")
+		count += 4 + -(-len(content if isinstance(content, str) else json.dumps(content or "")) // 4)
+		if plain.get("tool_calls"):
+			count += -(-len(json.dumps(plain["tool_calls"])) // 4)
+	return count + -(-len(text) // 4)
+
+
 # --- OpenAI wire shapes ------------------------------------------------------------------------
 
 
 def _usage(reply: Reply) -> dict | None:
 	if reply.usage is None:
 		return None
-	prompt, completion, cached = reply.usage
-	return {
+	prompt, completion, cached, *written = reply.usage
+	usage = {
 		"prompt_tokens": prompt,
 		"completion_tokens": completion,
 		"total_tokens": prompt + completion,
 		"prompt_tokens_details": {"cached_tokens": cached},
 	}
+	if written and written[0]:  # as Anthropic's usage (and LiteLLM's for it) says what was written to the cache
+		usage["cache_creation_input_tokens"] = written[0]
+	return usage
 
 
 def _finish_reason(reply: Reply) -> str:

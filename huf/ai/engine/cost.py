@@ -9,12 +9,15 @@
 ``input_tokens`` counts every prompt token, cached ones included (OpenAI's convention, which
 LiteLLM's usage follows for every provider). With a custom cached-input price the cached part is
 billed at that price and the rest at the input price; without one, all input is billed at the
-input price. The LiteLLM tier bills cached tokens at the table's cache-read price where it has one.
+input price. The LiteLLM tier bills cached tokens at the table's cache-read price where it has one,
+and tokens written to the cache (``Usage.cache_write_tokens``, Anthropic's 1.25 times the input
+price) at its cache-write price where it has one; custom prices bill writes at the input price.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from huf.ai.engine.events import Usage
 from huf.ai.engine.litellm_import import load_litellm
@@ -59,7 +62,18 @@ def _from_litellm(model: str, usage: Usage) -> float:
 			prompt_tokens=usage.input_tokens,
 			completion_tokens=usage.output_tokens,
 			cache_read_input_tokens=usage.cached_tokens,
+			# LiteLLM bills written tokens at 0 for a model without a write price: only where it has one
+			cache_creation_input_tokens=usage.cache_write_tokens if usage.cache_write_tokens and _prices_writes(model) else 0,
 		)
 		return float(prompt_cost) + float(completion_cost)
 	except Exception:  # noqa: BLE001 - tier 3: a model LiteLLM cannot price costs 0, never an error
 		return 0.0
+
+
+@lru_cache(maxsize=256)
+def _prices_writes(model: str) -> bool:
+	"""Whether LiteLLM's table has a cache-write price for ``model`` (asked once per model)."""
+	try:
+		return load_litellm().get_model_info(model=model).get("cache_creation_input_token_cost") is not None
+	except Exception:  # noqa: BLE001 - unknown model: no write price
+		return False

@@ -12,9 +12,10 @@ from typing import Any, Callable, Mapping, Union
 
 @dataclass(frozen=True)
 class Usage:
-	input_tokens: int = 0
+	input_tokens: int = 0  # every prompt token, cached and written ones included
 	output_tokens: int = 0
-	cached_tokens: int = 0
+	cached_tokens: int = 0  # read from the provider's prompt cache
+	cache_write_tokens: int = 0  # written to it (Anthropic bills these above the input price)
 
 	@property
 	def total_tokens(self) -> int:
@@ -25,15 +26,20 @@ class Usage:
 			self.input_tokens + other.input_tokens,
 			self.output_tokens + other.output_tokens,
 			self.cached_tokens + other.cached_tokens,
+			self.cache_write_tokens + other.cache_write_tokens,
 		)
 
 	def to_dict(self) -> dict[str, int]:
-		return {
+		"""Cache writes only when there were some (most providers never report any)."""
+		data = {
 			"input_tokens": self.input_tokens,
 			"output_tokens": self.output_tokens,
 			"cached_tokens": self.cached_tokens,
 			"total_tokens": self.total_tokens,
 		}
+		if self.cache_write_tokens:
+			data["cache_write_tokens"] = self.cache_write_tokens
+		return data
 
 
 @dataclass(frozen=True)

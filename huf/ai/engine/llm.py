@@ -39,7 +39,7 @@ import re
 import time
 from typing import Any, Callable
 
-from huf.ai.engine import pinned
+from huf.ai.engine import pinned, prompt_cache
 from huf.ai.engine.chunks import chunks_of, estimated_usage
 from huf.ai.engine.events import ToolCall, Usage
 from huf.ai.engine.feed import Feed, pause
@@ -254,9 +254,12 @@ def backoff(attempt: int, retry_after: float | None = None) -> float:
 
 def _completion_kwargs(request: LLMRequest, model: str) -> dict[str, Any]:
 	spec = request.model
+	messages = request.messages
+	if request.prompt_caching:  # cache markers, for this model (a fallback may have no cached price)
+		messages = prompt_cache.marked(request, model, model == normalize_model_name(spec.model, spec.provider, spec.api_base))
 	kwargs: dict[str, Any] = {
 		"model": model,
-		"messages": request.messages,
+		"messages": messages,
 		"stream": True,
 		"stream_options": {"include_usage": True},
 		"api_key": spec.api_key or (pinned.NO_KEY if spec.api_base else None),
@@ -398,10 +401,12 @@ def field(obj: Any, name: str) -> Any:
 
 def read_usage(usage: Any) -> Usage:
 	"""Usage from an OpenAI/LiteLLM usage object or dict; cached tokens from OpenAI's
-	prompt_tokens_details or Anthropic's cache_read_input_tokens."""
+	prompt_tokens_details or Anthropic's cache_read_input_tokens, cache writes from Anthropic's
+	cache_creation_input_tokens (LiteLLM keeps it on the usage of every route that reports it)."""
 	details = field(usage, "prompt_tokens_details")
 	cached = (field(details, "cached_tokens") if details else None) or field(usage, "cache_read_input_tokens") or 0
-	return Usage(int(field(usage, "prompt_tokens") or 0), int(field(usage, "completion_tokens") or 0), int(cached))
+	written = field(usage, "cache_creation_input_tokens") or 0
+	return Usage(int(field(usage, "prompt_tokens") or 0), int(field(usage, "completion_tokens") or 0), int(cached), int(written))
 
 
 __all__ = [

@@ -24,6 +24,9 @@ class ModelSpec:
 	# Whether the model takes images (in tool results: see loop.py). None: LiteLLM's model data
 	# says (``llm.takes_images``); a model it does not know takes none.
 	vision: bool | None = None
+	# Whether the model reads prompts from a cache at a lower price: True when the AI Model has its
+	# own cached-input price. None: LiteLLM's price data says (``prompt_cache.has_cached_price``).
+	caches_prompts: bool | None = None
 
 
 @dataclass(frozen=True)
@@ -38,6 +41,7 @@ class LLMRequest:
 	timeout: float = 120.0  # seconds the provider may stay silent (connect, or between chunks)
 	deadline: float = DEFAULT_DEADLINE  # seconds the whole call may take: retries, waits, the whole answer
 	max_retries: int = 3
+	prompt_caching: bool = False  # the agent's Enable Prompt Caching: cache markers where they apply (prompt_cache.py)
 
 
 @dataclass(frozen=True)

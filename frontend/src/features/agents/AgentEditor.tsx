@@ -156,6 +156,10 @@ function Editor({ isNew, initial, providers, tools }: EditorProps) {
 						{number("temperature", "Temperature", "0 gives the most predictable answers, 2 the most varied.", "0.1")}
 						{number("top_p", "Top P", "Above 0 and at most 1. Leave at 1 unless you know you need it.", "0.05")}
 					</div>
+					{check("enable_prompt_caching", "Cache the instructions and the conversation so far, to pay less for what the model reads again")}
+					<p className="-mt-2 text-sm text-slate-600">
+						For models with a cached price (such as Anthropic's Claude) that cache only when asked; OpenAI and DeepSeek cache by themselves. The saving shows as cached tokens and a lower cost on each run.
+					</p>
 				</Section>
 
 				<Section title="Instructions">

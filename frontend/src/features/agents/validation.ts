@@ -10,6 +10,7 @@ export type AgentDraft = {
 	instructions: string;
 	temperature: number;
 	top_p: number;
+	enable_prompt_caching: 0 | 1;
 	agent_tool: { tool: string }[];
 	allow_chat: 0 | 1;
 	allow_guest: 0 | 1;
@@ -47,7 +48,7 @@ export const MAX_TURNS_LIMIT = 50;
 
 export function emptyAgent(): AgentDraft {
 	return {
-		agent_name: "", description: "", disabled: 0, provider: "", model: "", instructions: "", temperature: 1, top_p: 1,
+		agent_name: "", description: "", disabled: 0, provider: "", model: "", instructions: "", temperature: 1, top_p: 1, enable_prompt_caching: 0,
 		agent_tool: [], allow_chat: 1, allow_guest: 0, allow_file_attachments: 0, run_immediately: 0, agent_users: [], agent_roles: [],
 		persist_conversation: 1, persist_user_history: 1, enable_conversation_data: 0, inject_conversation_data: 0, summary_model: "", summary_prompt: "",
 		autonaming_of_conversation_title: 0, context_strategy: "FIFO", history_limit: 20,

@@ -33,6 +33,7 @@ class Agent(Document):
 		description: DF.SmallText | None
 		disabled: DF.Check
 		enable_conversation_data: DF.Check
+		enable_prompt_caching: DF.Check
 		history_limit: DF.Int
 		inject_conversation_data: DF.Check
 		instructions: DF.Code | None
