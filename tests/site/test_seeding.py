@@ -23,7 +23,7 @@ WRITES = ("insert", "update", "delete", "replace")
 def write_app(root) -> None:
 	package = root / APP
 	seeds = package / "huf"
-	for folder in ("tools", "agents", "knowledge", "triggers", "flows", "widgets"):
+	for folder in ("prompts", "tools", "agents", "knowledge", "triggers", "flows", "widgets"):
 		(seeds / folder).mkdir(parents=True)
 	(package / "__init__.py").write_text("")
 	(package / "hooks.py").write_text(f'app_name = "{APP}"\n')  # Huf's migrate reads every app's huf_tools hook
@@ -41,6 +41,7 @@ def write_app(root) -> None:
 	(seeds / "tools" / "b_broken.json").write_text('{"tool_name": "seedtest_broken", ')
 	(seeds / "tools" / "c_wrong_kind.json").write_text(json.dumps({"doctype": "Agent", "tool_name": "seedtest_wrong"}))
 	(seeds / "widgets" / "x.json").write_text("{}")
+	(seeds / "prompts" / "greeting.json").write_text(json.dumps({"name": "seedtest-greeting", "title": "Greeting", "content": "Say hello."}))
 	# the agent comes after its tool (agents/ after tools/), whatever the files' names
 	(seeds / "agents" / "agent.json").write_text(
 		json.dumps({"agent_name": AGENT, "model": "scripted-model", "instructions": "Seeded.", "agent_tool": [{"tool": TOOL}], "max_turns": 4})
@@ -126,6 +127,9 @@ def test_an_app_is_seeded_in_order_and_a_second_migrate_writes_nothing(app, monk
 	for doctype, name in (("Agent Tool Function", TOOL), ("Agent", AGENT), ("Knowledge Source", SOURCE), ("Agent Trigger", TRIGGER), ("Flow Definition", FLOW)):
 		assert frappe.db.exists(doctype, name), (doctype, report.as_dict())
 		assert f"{doctype} {name} ({APP}/huf/" in created
+	if not frappe.db.exists("DocType", "Agent Prompt"):  # the prompt library is another branch's
+		assert f"{APP}/huf/prompts/ skipped: this site has no DocType Agent Prompt yet." in report.notes
+		assert not [line for line in report.skipped if "/prompts/" in line]
 	# dependency order: the agent links the tool seeded from the same app in the same pass
 	assert [row.tool for row in frappe.get_doc("Agent", AGENT).agent_tool] == [TOOL]
 	assert frappe.db.get_value("Agent", AGENT, ["provider", "model"]) == ("Scripted", "scripted-model")
