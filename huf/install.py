@@ -3,6 +3,8 @@
 After install and after every migrate, ``ensure_setup`` makes sure the roles, the tool categories
 and the tools that apps declare with ``huf_tools`` exist. It only adds what is missing, so it is
 safe to run any number of times, and it never changes what an admin edited (roles, categories).
+Then every installed app's ``huf/`` folder is seeded (huf/ai/seeding.py): idempotent too, and an
+edited record is never overwritten; seeding never makes install or migrate fail.
 """
 
 import frappe
@@ -30,12 +32,15 @@ def after_migrate() -> None:
 
 
 def after_app_install(app_name: str) -> None:
-	"""Another app was installed on a site that has Huf: register the tools it declares."""
+	"""Another app was installed on a site that has Huf: register the tools it declares and seed its
+	``huf/`` folder."""
 	if app_name == "huf":  # after_install has just done it
 		return
+	from huf.ai.seeding import seed_quietly
 	from huf.ai.tools.registry import sync_app_tools
 
 	sync_app_tools()
+	seed_quietly()
 
 
 def before_uninstall() -> None:
@@ -51,9 +56,11 @@ def before_uninstall() -> None:
 def ensure_setup() -> None:
 	ensure_roles()
 	ensure_tool_types()
+	from huf.ai.seeding import seed_quietly
 	from huf.ai.tools.registry import sync_app_tools
 
 	sync_app_tools()
+	seed_quietly()
 
 
 def ensure_roles() -> None:

@@ -89,13 +89,17 @@ def world(site, llm_server, web, mcp_servers):
 	]
 	flow, flow_run = matrix_flow(people)
 	prompt = matrix_prompt(people)
+	from huf.ai import seeding
+
+	seeding.seed(["huf"])  # Huf's own seeded records: the example flow's row is taken back below
+	seed_record = frappe.db.get_value(seeding.TRACK, {"app": "huf", "seed_key": "example-triage"})
 	frappe.db.commit()
 	headers = {name: web.token_headers(user) for name, user in people.items()}
 	headers["guest"] = web.site_header()
 	return frappe._dict(
 		people=people, agent=agent, run=result["run"], conversation=result["conversation"], reply=reply,
 		source="Matrix Source", trigger=trigger.name, headers=headers, http_get=http_tools[0], http_post=http_tools[1],
-		mcp=mcp_servers[0], mcp_oauth=mcp_servers[1], flow=flow, flow_run=flow_run, prompt=prompt,
+		mcp=mcp_servers[0], mcp_oauth=mcp_servers[1], flow=flow, flow_run=flow_run, prompt=prompt, seed_record=seed_record,
 	)
 
 
@@ -200,6 +204,10 @@ def cases(w) -> list[Case]:
 		Case("huf.ai.prompts.get_prompt_version", {"prompt": w.prompt, "version": 1}, {"alice", "manager"}, "GET"),
 		Case("huf.ai.prompts.diff_prompt_versions", {"prompt": w.prompt, "from_version": 1, "to_version": 2}, {"alice", "manager"}, "GET"),
 		Case("huf.ai.prompts.prompt_usage", {"prompt": w.prompt}, {"alice", "manager"}, "GET"),
+		# content apps ship in their huf/ folder: managers seed it, list it and take an app's version back
+		Case("huf.ai.seeding.seed_all_apps", {}, {"manager"}),
+		Case("huf.ai.seeding.get_seeded_content", {}, {"manager"}, "GET"),
+		Case("huf.ai.seeding.restore_app_version", {"seed_record": w.seed_record}, {"manager"}),
 	]
 
 
