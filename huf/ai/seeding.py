@@ -9,7 +9,7 @@ list of them; files are read in name order, folders in dependency order:
 	prompts/ (Agent Prompt) -> tools/ -> knowledge/ -> agents/ -> triggers/ -> flows/
 
 across all apps (every app's tools before any app's agents). A record's key is its naming field
-(``tool_name``, ``agent_name``, ``source_name``, ``trigger_name``, ``flow_id``...).
+(``tool_name``, ``agent_name``, ``source_name``, ``trigger_name``, ``flow_id``; a prompt's ``slug``).
 
 JSON only: nothing in a seed file is ever run. Records go through the documents' own validation
 (``ignore_permissions``: it runs as the system, at install and migrate), so a tool's
@@ -164,7 +164,12 @@ def read_file(app: str, folder: str, path: str) -> tuple[list[Seed], list[tuple[
 	return seeds, problems
 
 
+KEY_FIELDS = {"Agent Prompt": "slug"}  # named by their controller, from this field
+
+
 def naming_field(doctype: str) -> str:
+	if doctype in KEY_FIELDS:
+		return KEY_FIELDS[doctype]
 	autoname = frappe.get_meta(doctype).autoname or ""
 	return autoname[len("field:") :] if autoname.startswith("field:") else "name"
 

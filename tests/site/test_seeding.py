@@ -17,6 +17,7 @@ from tests.site.conftest import as_user, make_user
 
 APP = "huf_t_seed"
 TOOL, AGENT, SOURCE, TRIGGER, FLOW = "seedtest_hello", "Seed Test Agent", "Seed Test Source", "seed-test-trigger", "seed-test-flow"
+PROMPT = "seedtest-greeting"
 WRITES = ("insert", "update", "delete", "replace")
 
 
@@ -41,7 +42,7 @@ def write_app(root) -> None:
 	(seeds / "tools" / "b_broken.json").write_text('{"tool_name": "seedtest_broken", ')
 	(seeds / "tools" / "c_wrong_kind.json").write_text(json.dumps({"doctype": "Agent", "tool_name": "seedtest_wrong"}))
 	(seeds / "widgets" / "x.json").write_text("{}")
-	(seeds / "prompts" / "greeting.json").write_text(json.dumps({"name": "seedtest-greeting", "title": "Greeting", "content": "Say hello."}))
+	(seeds / "prompts" / "greeting.json").write_text(json.dumps({"slug": PROMPT, "title": "Greeting", "prompt_body": "Say hello."}))
 	# the agent comes after its tool (agents/ after tools/), whatever the files' names
 	(seeds / "agents" / "agent.json").write_text(
 		json.dumps({"agent_name": AGENT, "model": "scripted-model", "instructions": "Seeded.", "agent_tool": [{"tool": TOOL}], "max_turns": 4})
@@ -61,7 +62,10 @@ def write_app(root) -> None:
 
 
 def clean() -> None:
-	for doctype, name in (("Agent Trigger", TRIGGER), ("Flow Definition", FLOW), ("Agent", AGENT), ("Knowledge Source", SOURCE), ("Agent Tool Function", TOOL)):
+	for doctype, name in (
+		("Agent Trigger", TRIGGER), ("Flow Definition", FLOW), ("Agent", AGENT), ("Knowledge Source", SOURCE), ("Agent Tool Function", TOOL),
+		("Agent Prompt", PROMPT),
+	):  # fmt: skip
 		frappe.delete_doc_if_exists(doctype, name, force=True)
 	frappe.db.delete(seeding.TRACK, {"app": APP})
 	frappe.db.delete("Error Log", {"method": ("like", f"Huf seeding skipped {APP}/%")})
@@ -127,9 +131,9 @@ def test_an_app_is_seeded_in_order_and_a_second_migrate_writes_nothing(app, monk
 	for doctype, name in (("Agent Tool Function", TOOL), ("Agent", AGENT), ("Knowledge Source", SOURCE), ("Agent Trigger", TRIGGER), ("Flow Definition", FLOW)):
 		assert frappe.db.exists(doctype, name), (doctype, report.as_dict())
 		assert f"{doctype} {name} ({APP}/huf/" in created
-	if not frappe.db.exists("DocType", "Agent Prompt"):  # the prompt library is another branch's
-		assert f"{APP}/huf/prompts/ skipped: this site has no DocType Agent Prompt yet." in report.notes
-		assert not [line for line in report.skipped if "/prompts/" in line]
+	# prompts come first, named by their slug
+	assert frappe.db.get_value("Agent Prompt", PROMPT, ["prompt_body", "version", "is_latest"]) == ("Say hello.", 1, 1)
+	assert created.index(f"Agent Prompt {PROMPT} ") < created.index(f"Agent Tool Function {TOOL} ")
 	# dependency order: the agent links the tool seeded from the same app in the same pass
 	assert [row.tool for row in frappe.get_doc("Agent", AGENT).agent_tool] == [TOOL]
 	assert frappe.db.get_value("Agent", AGENT, ["provider", "model"]) == ("Scripted", "scripted-model")
