@@ -9,8 +9,9 @@ describe("pollEvery", () => {
 		expect(pollEvery("Running", 46, false)).toBe(2000);
 	});
 
-	it("leaves a moving run to live updates, with a read every 2 s behind them", () => {
-		expect(pollEvery("Running", 1, true)).toBe(2000);
+	it("reads a moving run often at first with live updates too (its events may come before the page listens), then every 2 s behind them", () => {
+		expect(pollEvery("Running", 1, true)).toBe(250);
+		expect(pollEvery("Running", 16, true)).toBe(2000);
 	});
 
 	it("reads a run waiting for a decision every 10 s, and a finished run never", () => {
