@@ -4,7 +4,7 @@ out, run the draft and see the last step's output on the test run's canvas.
 
 Run from the bench's sites folder with the bench's Python, on a throwaway site with Huf installed and
 the web app built (`npm --prefix frontend run build`):
-    ../env/bin/python /path/to/huf/benchmarks/newcomer_path.py --site <site> [--rounds 5]
+    ../env/bin/python /path/to/huf/benchmarks/newcomer_path.py --site <site> [--rounds 5] [--realtime]
 
 The path, each stage timed from its first input to what it waits for on screen:
   open     the new flow opened -> the palette and "Start with what starts the flow" shown
