@@ -4,7 +4,7 @@ out, run the draft and see the last step's output on the test run's canvas.
 
 Run from the bench's sites folder with the bench's Python, on a throwaway site with Huf installed and
 the web app built (`npm --prefix frontend run build`):
-    ../env/bin/python /path/to/huf/benchmarks/newcomer_path.py --site <site> [--rounds 5]
+    ../env/bin/python /path/to/huf/benchmarks/newcomer_path.py --site <site> [--rounds 5] [--realtime]
 
 The path, each stage timed from its first input to what it waits for on screen:
   open     the new flow opened -> the palette and "Start with what starts the flow" shown
@@ -16,9 +16,11 @@ The path, each stage timed from its first input to what it waits for on screen:
   finish   "+" after it, "finish", Enter -> "Finish"; its result inserted by name
   start    Run, "Start test run" (this draft, preselected) -> the test run's canvas on screen
   output   -> the Finish step's "Out:" on that canvas shows the agent's answer (a worker runs it, the
-           model is the scripted server; the page asks for the run's state every 2 s, as there is
-           no realtime server here). Also printed: the run's own time on the site, its creation
-           to its completed_at.
+           model is the scripted server). Without --realtime no realtime server runs, and the page
+           learns of the run's steps by asking for its state (frontend/src/features/flows/poll.ts);
+           with it, Frappe's realtime server (apps/frappe/socketio.js) runs and the web server
+           points the page at it, as `bench start` does. Also printed: the run's own time on the
+           site, its creation to its completed_at.
 Text is typed a key at a time (no pause between keys), so every keypress goes through the page as a
 person's would; the wall times are the page's and the site's, not a person's thinking. Clicks and
 keypresses are counted as a person needs them (choosing from a list: two clicks, open and pick).
@@ -30,6 +32,7 @@ middle half and range of the rounds.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import re
 import sys
@@ -155,6 +158,7 @@ def main() -> None:
 	parser = argparse.ArgumentParser()
 	parser.add_argument("--site", required=True)
 	parser.add_argument("--rounds", type=int, default=5)
+	parser.add_argument("--realtime", action="store_true", help="run Frappe's realtime server, as a bench does")
 	args = parser.parse_args()
 	frappe.init(site=args.site, sites_path=os.getcwd())
 	frappe.connect()
@@ -164,7 +168,7 @@ def main() -> None:
 	from playwright.sync_api import expect, sync_playwright
 
 	from huf.ai.flow import api
-	from tests.e2e.conftest import CHROMIUM, FLAGS
+	from tests.e2e.conftest import CHROMIUM, FLAGS, realtime_server
 	from tests.e2e.test_flows_spa import forget
 	from tests.site import fixtures
 	from tests.site.conftest import Web, Workers, make_user
@@ -180,9 +184,12 @@ def main() -> None:
 	frappe.db.commit()
 	frappe.clear_cache()
 
+	live = contextlib.ExitStack()
+	if args.realtime:
+		live.enter_context(realtime_server(args.site))
 	llm = ScriptedLLM().start()
 	fixtures.agent(llm, name=AGENT)
-	web = Web(args.site, workers=2)
+	web = Web(args.site, workers=2, dev_server=args.realtime)
 	workers = Workers(args.site)
 	workers.start(1)
 	times: dict[str, list[float]] = {stage: [] for stage in (*STAGES, "total", "on the site")}
@@ -214,8 +221,10 @@ def main() -> None:
 		workers.stop()
 		web.stop()
 		llm.stop()
+		live.close()
 		forget(FLOW)
-	print(f"a newcomer's first flow, {args.rounds} rounds (headless Chromium 1440x900, gunicorn 2 workers, 1 worker, scripted model):")
+	realtime = "with" if args.realtime else "without"
+	print(f"a newcomer's first flow, {args.rounds} rounds (headless Chromium 1440x900, gunicorn 2 workers, 1 worker, scripted model, {realtime} the realtime server):")
 	for stage in (*STAGES, "total", "on the site"):
 		print(f"  {stage:<11} {spread(times[stage])}")
 	print(f"  inputs: {hands.clicks} clicks, {hands.keys} keypresses ({hands.clicks + hands.keys} in all)")

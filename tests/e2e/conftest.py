@@ -6,6 +6,7 @@ Run from the bench's ``sites`` folder like tests/site:
 
 from __future__ import annotations
 
+import contextlib
 import os
 
 import pytest
@@ -98,10 +99,10 @@ def signed_in(browser, web, request):
 		context.close()
 
 
-@pytest.fixture
-def realtime(site):
-	"""Frappe's realtime server (apps/frappe/socketio.js) on the bench's socketio_port, and a web
-	server that tells pages to use it (DEV_SERVER, as `bench start` does). Yields that web server."""
+@contextlib.contextmanager
+def realtime_server(site: str):
+	"""Frappe's realtime server (apps/frappe/socketio.js) on the bench's socketio_port, started unless
+	one is already listening there (`bench start`); stopped afterwards if it was started here."""
 	import signal
 	import socket
 	import subprocess
@@ -109,14 +110,12 @@ def realtime(site):
 
 	import frappe
 
-	from tests.site.conftest import Web
-
 	port = int(frappe.conf.socketio_port or 9000)
 	bench = os.path.dirname(os.getcwd())
 	with socket.socket() as probe:
 		running = probe.connect_ex(("127.0.0.1", port)) == 0
 	node = None
-	if not running:  # a bench that is already running (`bench start`) has one; otherwise start it
+	if not running:
 		node = subprocess.Popen(
 			["node", os.path.join(bench, "apps", "frappe", "socketio.js")],
 			cwd=bench,
@@ -133,10 +132,25 @@ def realtime(site):
 			time.sleep(0.1)
 		else:
 			os.killpg(node.pid, signal.SIGKILL)
-			pytest.fail(f"Frappe's realtime server did not start on port {port}")
-	server = Web(site, workers=1, dev_server=True)
-	yield server
-	server.stop()
-	if node:
-		os.killpg(node.pid, signal.SIGTERM)
-		node.wait(10)
+			raise RuntimeError(f"Frappe's realtime server did not start on port {port}")
+	try:
+		yield port
+	finally:
+		if node:
+			os.killpg(node.pid, signal.SIGTERM)
+			node.wait(10)
+
+
+@pytest.fixture
+def realtime(site):
+	"""Frappe's realtime server and a web server that tells pages to use it (DEV_SERVER, as `bench
+	start` does). Yields that web server."""
+	from tests.site.conftest import Web
+
+	try:
+		with realtime_server(site):
+			server = Web(site, workers=1, dev_server=True)
+			yield server
+			server.stop()
+	except RuntimeError as error:
+		pytest.fail(str(error))

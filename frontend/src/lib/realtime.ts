@@ -7,9 +7,11 @@ type Socket = {
 	on: (event: string, listener: Listener | (() => void)) => void;
 	off: (event: string, listener: Listener | (() => void)) => void;
 	emit: (event: string, ...args: string[]) => void;
+	connected: boolean;
 };
 
 let socket: Promise<Socket | null> | null = null;
+let opened: Socket | null = null;
 
 function address(): string {
 	const { protocol, hostname, origin } = window.location;
@@ -18,10 +20,13 @@ function address(): string {
 
 function connect(): Promise<Socket | null> {
 	socket ??= import("socket.io-client")
-		.then(({ io }) => io(`${address()}/${boot.site_name ?? window.location.hostname}`, { withCredentials: true, reconnectionAttempts: 3 }) as unknown as Socket)
+		.then(({ io }) => (opened = io(`${address()}/${boot.site_name ?? window.location.hostname}`, { withCredentials: true, reconnectionAttempts: 3 }) as unknown as Socket))
 		.catch(() => null);
 	return socket;
 }
+
+/** Whether live updates reach this page now (the realtime server is connected). */
+export const live = (): boolean => opened?.connected === true;
 
 /** Calls ``listener`` on each ``event``; returns the unsubscribe function. ``missed``, if given, is
  * called each time the connection is made or made again: the server lets a page listen only once it

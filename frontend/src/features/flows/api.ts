@@ -2,8 +2,9 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
 import { call, getList } from "../../lib/api";
-import { subscribe } from "../../lib/realtime";
-import { RUN_ACTIVE, RUN_DECIDING, type Definition } from "./rules";
+import { live, subscribe } from "../../lib/realtime";
+import { pollEvery } from "./poll";
+import { RUN_ACTIVE, type Definition } from "./rules";
 
 const API = "huf.ai.flow.api";
 
@@ -81,7 +82,7 @@ export const useFlowRuns = (flowId: string | undefined, status?: string) =>
 const RUN_EVENTS = ["flow_node_started", "flow_node_finished", "flow_run_status"];
 
 /** A flow run, read again as soon as the site says one of its steps started or finished (and by the
- * clock as well, for when live updates cannot reach this browser). */
+ * clock as well: often at first when live updates cannot reach this browser, see poll.ts). */
 export function useFlowRun(name: string | null) {
 	const queryClient = useQueryClient();
 	useEffect(() => {
@@ -100,11 +101,7 @@ const useRunQuery = (name: string | null) =>
 		queryKey: ["flow-run", name],
 		enabled: name !== null,
 		queryFn: () => call<RunDetail>(`${API}.get_flow_run`, { flow_run: name }),
-		// every 2 s while it moves; every 10 s while it waits for someone's decision, which may come from elsewhere
-		refetchInterval: (query) => {
-			const status = query.state.data?.status;
-			return status && RUN_ACTIVE.includes(status) ? 2000 : status && RUN_DECIDING.includes(status) ? 10_000 : false;
-		},
+		refetchInterval: (query) => pollEvery(query.state.data?.status, query.state.dataUpdateCount, live()),
 	});
 
 export const saveFlow = (args: SaveArgs) => call<Flow>(`${API}.save_flow_definition`, args, true);

@@ -50,7 +50,8 @@ function Chip({ entry, parent, onPick }: { entry: Pick; parent?: string; onPick:
 			{parent ? " " : null}
 			<span className="font-medium">{entry.title}</span>
 			{entry.has ? " " : null}
-			{entry.has ? <span className="truncate font-mono text-slate-600">{preview(entry.value)}</span> : null}
+			{/* capped: a text that does not wrap would otherwise widen the settings panel to its length */}
+			{entry.has ? <span className="max-w-[9rem] truncate font-mono text-slate-600">{preview(entry.value)}</span> : null}
 		</button>
 	);
 }

@@ -62,7 +62,7 @@ type GroupProps = { legend: string; error?: string | undefined; hint?: ReactNode
 export function Group({ legend, error, hint, children }: GroupProps) {
 	const id = useId();
 	return (
-		<fieldset className="grid gap-2" aria-describedby={error || hint ? id : undefined}>
+		<fieldset className="grid min-w-0 gap-2" aria-describedby={error || hint ? id : undefined}>
 			<legend className="mb-1.5 text-sm font-medium text-slate-800">{legend}</legend>
 			{children}
 			<Note id={id} error={error} hint={hint} />
