@@ -81,8 +81,9 @@ export const useFlowRuns = (flowId: string | undefined, status?: string) =>
 
 const RUN_EVENTS = ["flow_node_started", "flow_node_finished", "flow_run_status"];
 
-/** A flow run, read again as soon as the site says one of its steps started or finished (and by the
- * clock as well: often at first when live updates cannot reach this browser, see poll.ts). */
+/** A flow run, read again as soon as the site says one of its steps started or finished, and each
+ * time the live connection is made (what was sent before then never arrives); by the clock as well,
+ * often at first (see poll.ts). */
 export function useFlowRun(name: string | null) {
 	const queryClient = useQueryClient();
 	useEffect(() => {
@@ -90,7 +91,8 @@ export function useFlowRun(name: string | null) {
 		const refresh = (data: Record<string, unknown>) => {
 			if (data.flow_run === name) void queryClient.invalidateQueries({ queryKey: ["flow-run", name] });
 		};
-		const stops = RUN_EVENTS.map((event) => subscribe(event, refresh));
+		const missed = () => void queryClient.invalidateQueries({ queryKey: ["flow-run", name] });
+		const stops = RUN_EVENTS.map((event, index) => subscribe(event, refresh, index === 0 ? missed : undefined));
 		return () => stops.forEach((stop) => stop());
 	}, [name, queryClient]);
 	return useRunQuery(name);
