@@ -37,17 +37,26 @@ export default function AgentEditor() {
 	const isNew = name === "new";
 	const loaded = useQuery({ queryKey: ["agent", name], queryFn: () => getDoc<Record<string, unknown>>("Agent", name), enabled: !isNew });
 	const providers = useProviders();
+	// The form starts afresh from the saved document, so "Saved." is remembered out here.
+	const [saved, setSaved] = useState(false);
 	const tools = useQuery({ queryKey: ["tools"], queryFn: () => getList<ToolRow>("Agent Tool Function", { fields: TOOL_FIELDS, order_by: "name asc", limit: 1000 }) });
 	if ((!isNew && loaded.isPending) || providers.isPending || tools.isPending) return <Loading />;
 	const error = loaded.error ?? providers.error ?? tools.error;
 	if (error) return <div className="p-6"><ErrorNote error={error} /></div>;
 	const initial = isNew ? emptyAgent() : pick(loaded.data ?? {});
-	return <Editor key={`${name}:${initial.modified ?? ""}`} isNew={isNew} initial={initial} providers={providers.data ?? []} tools={tools.data ?? []} />;
+	return <Editor key={`${name}:${initial.modified ?? ""}`} isNew={isNew} initial={initial} providers={providers.data ?? []} tools={tools.data ?? []} saved={saved} onSaved={setSaved} />;
 }
 
-type EditorProps = { isNew: boolean; initial: AgentDraft; providers: NonNullable<ReturnType<typeof useProviders>["data"]>; tools: ToolRow[] };
+type EditorProps = {
+	isNew: boolean;
+	initial: AgentDraft;
+	providers: NonNullable<ReturnType<typeof useProviders>["data"]>;
+	tools: ToolRow[];
+	saved: boolean;
+	onSaved: (saved: boolean) => void;
+};
 
-function Editor({ isNew, initial, providers, tools }: EditorProps) {
+function Editor({ isNew, initial, providers, tools, saved, onSaved }: EditorProps) {
 	const navigate = useNavigate();
 	const queryClient = useQueryClient();
 	const [draft, setDraft] = useState(initial);
@@ -96,6 +105,7 @@ function Editor({ isNew, initial, providers, tools }: EditorProps) {
 			await queryClient.invalidateQueries({ queryKey: ["agents"] });
 			queryClient.setQueryData(["agent", String(doc.name)], doc);
 			setFormError(null);
+			onSaved(true);
 			justSaved.current = true;
 			if (isNew) navigate(`/agents/${encodeURIComponent(String(doc.name))}`, { replace: true, flushSync: true });
 		},
@@ -136,7 +146,7 @@ function Editor({ isNew, initial, providers, tools }: EditorProps) {
 			>
 				<EditorHeader title={isNew ? "New agent" : initial.agent_name} dirty={dirty} saving={save.isPending} />
 				{formError ? <ErrorNote error={formError} /> : null}
-				{save.isSuccess && !dirty ? <p role="status" className="text-sm text-green-700">Saved.</p> : null}
+				{saved && !dirty ? <p role="status" className="text-sm text-green-700">Saved.</p> : null}
 
 				<Section title="About">
 					<Field label="Name" error={errors.agent_name} hint={isNew ? undefined : "The name can't be changed after the agent is created."}>

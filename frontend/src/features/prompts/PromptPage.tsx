@@ -196,7 +196,7 @@ export default function PromptPage() {
 				/>
 			) : null}
 			<Section title="What changed">
-				<Compare kind={kind} prompt={prompt} />
+				<Compare key={prompt.version} kind={kind} prompt={prompt} />
 			</Section>
 			<Section title="Agents using it">
 				{!prompt.used_by.length ? (
