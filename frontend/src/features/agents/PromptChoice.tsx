@@ -90,7 +90,7 @@ function Library({ kind, value, error, set }: { kind: PromptKind; value: PromptC
 										/>
 										<span className="grid min-w-0 gap-0.5">
 											<span className="font-medium [overflow-wrap:anywhere]">
-												{prompt.title} <span className="font-normal text-slate-500">· version {prompt.version}</span>
+												{prompt.title} <span className="font-normal text-slate-600">· version {prompt.version}</span>
 											</span>
 											{prompt.description ? <span className="text-slate-600 [overflow-wrap:anywhere]">{prompt.description}</span> : null}
 										</span>

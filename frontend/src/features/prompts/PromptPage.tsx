@@ -12,8 +12,8 @@ const LINE: Record<string, string> = {
 	added: "bg-green-50 text-green-900",
 	removed: "bg-red-50 text-red-900",
 	context: "text-slate-700",
-	hunk: "bg-slate-100 text-slate-500",
-	file: "text-slate-500",
+	hunk: "bg-slate-100 text-slate-700",
+	file: "text-slate-600",
 };
 const MARK: Record<string, string> = { added: "+", removed: "−", context: " ", hunk: "", file: "" };
 const SPOKEN: Record<string, string> = { added: "Added: ", removed: "Removed: ", context: "", hunk: "", file: "" };
