@@ -19,10 +19,9 @@ AGENT = "Prompt SPA Agent"
 
 def forget_prompt(slug: str, doctype: str = "Agent Prompt") -> None:
 	"""No lineage named ``slug``: its agents back on their own text, every version gone."""
-	for field in ("prompt_template", "summary_prompt_template"):
-		for agent in frappe.get_all("Agent", filters={field: slug}, pluck="name"):
-			mode = "prompt_mode" if field == "prompt_template" else "summary_prompt_mode"
-			frappe.db.set_value("Agent", agent, {mode: "Local", field: None}, update_modified=False)
+	mode, field = ("prompt_mode", "prompt_template") if doctype == "Agent Prompt" else ("summary_prompt_mode", "summary_prompt_template")
+	for agent in frappe.get_all("Agent", filters={field: slug}, pluck="name"):
+		frappe.db.set_value("Agent", agent, {mode: "Local", field: None}, update_modified=False)
 	frappe.db.delete(doctype, {"slug": slug})
 	frappe.cache.delete_keys(f"huf:prompt:{doctype}:{slug}:")
 	frappe.db.commit()
@@ -144,3 +143,26 @@ def test_a_huf_user_reads_the_library_without_edit_controls_and_no_one_elses_pri
 	assert answer.status == 403, answer.text()
 	frappe.db.rollback()
 	assert frappe.db.get_value("Agent Prompt", "e2e-open-prompt", ["prompt_body", "version"]) == ("Everyone may read this.", 1)
+
+
+def test_a_manager_picks_summary_instructions_from_the_library_for_a_summarizing_agent(site, llm, web, signed_in):
+	forget_prompt("e2e-short-summary", "Agent Summary Prompt")
+	frappe.get_doc({"doctype": "Agent Summary Prompt", "title": "E2E short summary", "slug": "e2e-short-summary", "prompt_body": "Shortly: {summary_data}"}).insert()
+	agent = fixtures.agent(llm, name="Prompt SPA Summarizer", context_strategy="Summarize", history_limit=4, summary_ratio=0.5)
+	manager = make_user("prompts-ui-admin@huf.test", ["Huf User", "Huf Manager"])
+	page = signed_in(manager)
+
+	page.goto(f"/huf/agents/{quote(agent)}")
+	form = page.get_by_role("form", name="Agent settings")
+	form.get_by_label("Use summary instructions from the library").check()
+	expect(form.get_by_label("How to summarize")).to_have_count(0)
+	form.get_by_label("Find summary instructions").fill("short")
+	form.get_by_label("E2E short summary").check()
+	expect(form.get_by_label("Always the newest version")).to_be_checked()
+	form.get_by_role("button", name="Save").click()
+	expect(form.get_by_role("status").filter(has_text="Saved.")).to_be_visible()
+	frappe.db.rollback()
+	saved = frappe.db.get_value(
+		"Agent", agent, ["summary_prompt_mode", "summary_prompt_template", "summary_prompt_version_locked", "summary_template_version_at_attach"]
+	)
+	assert saved == ("Template", "e2e-short-summary", 0, 1), saved
