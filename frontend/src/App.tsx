@@ -23,6 +23,7 @@ const FlowRunPage = lazy(() => import("./features/flows/FlowRunPage"));
 const ApprovalsPage = lazy(() => import("./features/flows/ApprovalsPage"));
 const PromptsPage = lazy(() => import("./features/prompts/PromptsPage"));
 const PromptPage = lazy(() => import("./features/prompts/PromptPage"));
+const NewPromptPage = lazy(() => import("./features/prompts/NewPromptPage"));
 
 function Allowed({ when, children }: { when: boolean; children: ReactNode }) {
 	if (!when) return <ErrorNote error="You don't have access to this part of Huf. Ask an administrator if you need it." />;
@@ -66,6 +67,7 @@ export function App() {
 				<Route path="flows/runs/:run" element={<Allowed when={can["agent.run"]}><FlowRunPage /></Allowed>} />
 				<Route path="flows/:flowId" element={<Allowed when={can["agent.run"]}><FlowPage /></Allowed>} />
 				<Route path="prompts" element={<Allowed when={can["agent.run"]}><PromptsPage /></Allowed>} />
+				<Route path="prompts/:kind/new" element={<Allowed when={me.data.is_manager}><NewPromptPage /></Allowed>} />
 				<Route path="prompts/:kind/:name" element={<Allowed when={can["agent.run"]}><PromptPage /></Allowed>} />
 				<Route path="*" element={<ErrorNote error="There is no page at this address." />} />
 			</Route>

@@ -21,6 +21,7 @@ import json
 
 from huf.ai.flow import api
 from tests.e2e.test_flows_spa import forget
+from tests.e2e.test_prompts_spa import forget_prompt
 from tests.site import fixtures
 from tests.site.conftest import make_user, wait_for
 from tests.site.flow_helpers import settle
@@ -31,6 +32,7 @@ AXE = Path(os.environ.get("HUF_AXE") or ROOT / "frontend" / "node_modules" / "ax
 MANAGER = "axe-manager@huf.test"
 FLOW = "e2e-axe-flow"
 AGENT = "Axe Agent"
+PROMPT = "axe-prompt"
 LONG_WORD = "A-very-long-word-without-any-space-" * 6
 # The chat's answer: a tool call whose input is one long unbroken value, then a reply with a long
 # unbroken word and a code block with a long line.
@@ -118,7 +120,12 @@ def test_every_page_has_no_serious_or_critical_accessibility_violations(site, ll
 		pytest.fail(f"axe-core is not at {AXE}: add the devDependency axe-core to frontend/package.json, or set HUF_AXE.")
 	manager = make_user(MANAGER, ["Huf User", "Huf Manager"])
 	tool = fixtures.tool("huf_axe_list", "Get List", "ToDo")
-	agent = fixtures.agent(llm, name=AGENT, tools=(tool,), allow_chat=1)
+	# A prompt with two versions, one line of the text long and unbroken; the agent keeps version 1.
+	forget_prompt(PROMPT)
+	doc = frappe.get_doc({"doctype": "Agent Prompt", "title": "Axe prompt", "slug": PROMPT, "description": LONG_WORD, "prompt_body": "You are a test agent."}).insert()
+	doc.prompt_body = f"You are a test agent.\n{LONG_WORD}"
+	doc.save()
+	agent = fixtures.agent(llm, name=AGENT, tools=(tool,), allow_chat=1, prompt_mode="Template", prompt_template=f"{PROMPT}--v1")
 	frappe.db.commit()
 	workers.start(1)
 	llm.script(tool_calls([("c1", tool, json.dumps({"limit": 1, "note": "y" * 160}))]), text(ANSWER), text("80"))
@@ -147,6 +154,9 @@ def test_every_page_has_no_serious_or_critical_accessibility_violations(site, ll
 		(f"/huf/flows/{FLOW}", lambda p: p.get_by_test_id("canvas-step").first),
 		(f"/huf/flows/runs/{flow_run}", lambda p: p.get_by_test_id("canvas-step").first),
 		("/huf/flows/approvals", heading("Waiting for me")),
+		("/huf/prompts", heading("Prompts")),
+		(f"/huf/prompts/prompt/{PROMPT}", lambda p: p.get_by_role("region", name="Changes from version 1 to version 2")),
+		("/huf/prompts/prompt/new", heading("New prompt")),
 	]
 	found = []
 	for path, ready in pages:

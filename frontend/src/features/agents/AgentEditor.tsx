@@ -11,7 +11,9 @@ import { useProviders } from "../providers/api";
 import { SetupDialog } from "../providers/SetupDialog";
 import { KnowledgeSection } from "./KnowledgeSection";
 import { ListEditor } from "./ListEditor";
+import type { PromptKind, PromptRow } from "../prompts/api";
 import { McpSection } from "./McpSection";
+import { PromptChoice, promptFields, type PromptChoiceValue } from "./PromptChoice";
 import { TOOL_FIELDS, ToolPicker, type ToolRow } from "./ToolPicker";
 import { TryPanel } from "./TryPanel";
 import { emptyAgent, fieldOfServerError, validateAgent, type AgentDraft, type FieldErrors, type KnowledgeBinding, type McpBinding } from "./validation";
@@ -35,17 +37,26 @@ export default function AgentEditor() {
 	const isNew = name === "new";
 	const loaded = useQuery({ queryKey: ["agent", name], queryFn: () => getDoc<Record<string, unknown>>("Agent", name), enabled: !isNew });
 	const providers = useProviders();
+	// The form starts afresh from the saved document, so "Saved." is remembered out here.
+	const [saved, setSaved] = useState(false);
 	const tools = useQuery({ queryKey: ["tools"], queryFn: () => getList<ToolRow>("Agent Tool Function", { fields: TOOL_FIELDS, order_by: "name asc", limit: 1000 }) });
 	if ((!isNew && loaded.isPending) || providers.isPending || tools.isPending) return <Loading />;
 	const error = loaded.error ?? providers.error ?? tools.error;
 	if (error) return <div className="p-6"><ErrorNote error={error} /></div>;
 	const initial = isNew ? emptyAgent() : pick(loaded.data ?? {});
-	return <Editor key={`${name}:${initial.modified ?? ""}`} isNew={isNew} initial={initial} providers={providers.data ?? []} tools={tools.data ?? []} />;
+	return <Editor key={`${name}:${initial.modified ?? ""}`} isNew={isNew} initial={initial} providers={providers.data ?? []} tools={tools.data ?? []} saved={saved} onSaved={setSaved} />;
 }
 
-type EditorProps = { isNew: boolean; initial: AgentDraft; providers: NonNullable<ReturnType<typeof useProviders>["data"]>; tools: ToolRow[] };
+type EditorProps = {
+	isNew: boolean;
+	initial: AgentDraft;
+	providers: NonNullable<ReturnType<typeof useProviders>["data"]>;
+	tools: ToolRow[];
+	saved: boolean;
+	onSaved: (saved: boolean) => void;
+};
 
-function Editor({ isNew, initial, providers, tools }: EditorProps) {
+function Editor({ isNew, initial, providers, tools, saved, onSaved }: EditorProps) {
 	const navigate = useNavigate();
 	const queryClient = useQueryClient();
 	const [draft, setDraft] = useState(initial);
@@ -64,16 +75,37 @@ function Editor({ isNew, initial, providers, tools }: EditorProps) {
 
 	const { justSaved, prompt: leavePrompt } = useUnsavedGuard(dirty);
 
+	const mainPrompt: PromptChoiceValue = { mode: draft.prompt_mode, template: draft.prompt_template, locked: draft.prompt_version_locked, version: draft.template_version_at_attach };
+	const summaryPrompt: PromptChoiceValue = {
+		mode: draft.summary_prompt_mode,
+		template: draft.summary_prompt_template,
+		locked: draft.summary_prompt_version_locked,
+		version: draft.summary_template_version_at_attach,
+	};
+	// The newest version of a picked prompt, from the list the picker showed.
+	const newestOf = (kind: PromptKind, name: string) => queryClient.getQueryData<PromptRow[]>(["prompts", kind])?.find((row) => row.name === name)?.version;
+
 	const save = useMutation({
 		mutationFn: () => {
 			const { modified, ...fields } = draft;
-			const doc = { ...fields, provider: providerOf(draft.model) ?? draft.provider, ...(isNew ? {} : { modified }) };
+			const main = promptFields(mainPrompt, newestOf("prompt", draft.prompt_template));
+			// Summary instructions from the library only matter to an agent that summarizes.
+			const unused = draft.context_strategy !== "Summarize" && !draft.summary_prompt_template;
+			const summary = promptFields(unused ? { ...summaryPrompt, mode: "Local" } : summaryPrompt, newestOf("summary", draft.summary_prompt_template));
+			const doc = {
+				...fields,
+				prompt_mode: main.mode, prompt_template: main.template, prompt_version_locked: main.locked, template_version_at_attach: main.version,
+				summary_prompt_mode: summary.mode, summary_prompt_template: summary.template, summary_prompt_version_locked: summary.locked, summary_template_version_at_attach: summary.version,
+				provider: providerOf(draft.model) ?? draft.provider,
+				...(isNew ? {} : { modified }),
+			};  // prettier-ignore
 			return saveDoc<Record<string, unknown>>("Agent", doc, isNew ? undefined : initial.agent_name);
 		},
 		onSuccess: async (doc) => {
 			await queryClient.invalidateQueries({ queryKey: ["agents"] });
 			queryClient.setQueryData(["agent", String(doc.name)], doc);
 			setFormError(null);
+			onSaved(true);
 			justSaved.current = true;
 			if (isNew) navigate(`/agents/${encodeURIComponent(String(doc.name))}`, { replace: true, flushSync: true });
 		},
@@ -114,7 +146,7 @@ function Editor({ isNew, initial, providers, tools }: EditorProps) {
 			>
 				<EditorHeader title={isNew ? "New agent" : initial.agent_name} dirty={dirty} saving={save.isPending} />
 				{formError ? <ErrorNote error={formError} /> : null}
-				{save.isSuccess && !dirty ? <p role="status" className="text-sm text-green-700">Saved.</p> : null}
+				{saved && !dirty ? <p role="status" className="text-sm text-green-700">Saved.</p> : null}
 
 				<Section title="About">
 					<Field label="Name" error={errors.agent_name} hint={isNew ? undefined : "The name can't be changed after the agent is created."}>
@@ -163,9 +195,19 @@ function Editor({ isNew, initial, providers, tools }: EditorProps) {
 				</Section>
 
 				<Section title="Instructions">
-					<Field label="What the agent should do" hint="Written to the model before every conversation: its role, tone, rules and what to avoid.">
-						{(props) => <Textarea rows={14} className="font-mono" value={draft.instructions} onChange={(e) => set("instructions", e.target.value)} {...props} />}
-					</Field>
+					<PromptChoice
+						kind="prompt"
+						value={mainPrompt}
+						error={errors.prompt_template}
+						onChange={(value) => {
+							setDraft((current) => ({ ...current, prompt_mode: value.mode, prompt_template: value.template, prompt_version_locked: value.locked, template_version_at_attach: value.version }));
+							setErrors(({ prompt_template: _, ...rest }) => rest);
+						}}
+					>
+						<Field label="What the agent should do" hint="Written to the model before every conversation: its role, tone, rules and what to avoid.">
+							{(props) => <Textarea rows={14} className="font-mono" value={draft.instructions} onChange={(e) => set("instructions", e.target.value)} {...props} />}
+						</Field>
+					</PromptChoice>
 				</Section>
 
 				<Section title="Tools">
@@ -223,9 +265,25 @@ function Editor({ isNew, initial, providers, tools }: EditorProps) {
 									</Select>
 								)}
 							</Field>
-							<Field label="How to summarize" hint="Optional instructions for the summary. {summary_data} stands for the messages being summarized.">
-								{(props) => <Textarea rows={4} className="font-mono" value={draft.summary_prompt} onChange={(e) => set("summary_prompt", e.target.value)} {...props} />}
-							</Field>
+							<PromptChoice
+								kind="summary"
+								value={summaryPrompt}
+								error={errors.summary_prompt_template}
+								onChange={(value) => {
+									setDraft((current) => ({
+										...current,
+										summary_prompt_mode: value.mode,
+										summary_prompt_template: value.template,
+										summary_prompt_version_locked: value.locked,
+										summary_template_version_at_attach: value.version,
+									}));
+									setErrors(({ summary_prompt_template: _, ...rest }) => rest);
+								}}
+							>
+								<Field label="How to summarize" hint="Optional instructions for the summary. {summary_data} stands for the messages being summarized.">
+									{(props) => <Textarea rows={4} className="font-mono" value={draft.summary_prompt} onChange={(e) => set("summary_prompt", e.target.value)} {...props} />}
+								</Field>
+							</PromptChoice>
 						</>
 					) : null}
 					{check("persist_user_history", "Runs started by documents and schedules keep a history per person")}

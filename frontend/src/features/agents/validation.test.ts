@@ -15,6 +15,14 @@ describe("validateAgent", () => {
 		expect(validateAgent(agent({ agent_name: "a/b" }), known).agent_name).toMatch(/can't contain/);
 	});
 
+	it("asks for a prompt when the instructions come from the library", () => {
+		expect(validateAgent(agent({ prompt_mode: "Template" }), known).prompt_template).toBe("Pick a prompt from the library, or write the instructions here.");
+		expect(validateAgent(agent({ prompt_mode: "Template", prompt_template: "tone" }), known)).toEqual({});
+		expect(validateAgent(agent({ summary_prompt_mode: "Template" }), known)).toEqual({}); // only an agent that summarizes uses them
+		expect(validateAgent(agent({ context_strategy: "Summarize", summary_prompt_mode: "Template" }), known).summary_prompt_template).toMatch(/Pick summary instructions/);
+		expect(fieldOfServerError("Prompt not active", "ValidationError")).toBe("prompt_template");
+	});
+
 	it("keeps sampling and limits inside the ranges the server accepts", () => {
 		const errors = validateAgent(agent({ temperature: 2.5, top_p: 0, max_turns: 51 }), known);
 		expect(Object.keys(errors).sort()).toEqual(["max_turns", "temperature", "top_p"]);

@@ -8,6 +8,10 @@ export type AgentDraft = {
 	provider: string;
 	model: string;
 	instructions: string;
+	prompt_mode: "Local" | "Template";
+	prompt_template: string;
+	prompt_version_locked: 0 | 1;
+	template_version_at_attach: number;
 	temperature: number;
 	top_p: number;
 	enable_prompt_caching: 0 | 1;
@@ -24,6 +28,10 @@ export type AgentDraft = {
 	inject_conversation_data: 0 | 1;
 	summary_model: string;
 	summary_prompt: string;
+	summary_prompt_mode: "Local" | "Template";
+	summary_prompt_template: string;
+	summary_prompt_version_locked: 0 | 1;
+	summary_template_version_at_attach: number;
 	autonaming_of_conversation_title: 0 | 1;
 	context_strategy: "None" | "FIFO" | "Summarize";
 	history_limit: number;
@@ -48,9 +56,12 @@ export const MAX_TURNS_LIMIT = 50;
 
 export function emptyAgent(): AgentDraft {
 	return {
-		agent_name: "", description: "", disabled: 0, provider: "", model: "", instructions: "", temperature: 1, top_p: 1, enable_prompt_caching: 0,
+		agent_name: "", description: "", disabled: 0, provider: "", model: "", instructions: "",
+		prompt_mode: "Local", prompt_template: "", prompt_version_locked: 0, template_version_at_attach: 0, temperature: 1, top_p: 1,
+		enable_prompt_caching: 0,
 		agent_tool: [], allow_chat: 1, allow_guest: 0, allow_file_attachments: 0, run_immediately: 0, agent_users: [], agent_roles: [],
 		persist_conversation: 1, persist_user_history: 1, enable_conversation_data: 0, inject_conversation_data: 0, summary_model: "", summary_prompt: "",
+		summary_prompt_mode: "Local", summary_prompt_template: "", summary_prompt_version_locked: 0, summary_template_version_at_attach: 0,
 		autonaming_of_conversation_title: 0, context_strategy: "FIFO", history_limit: 20,
 		summary_ratio: 0.7, max_turns: 10, max_context_chars: 20000, max_agent_depth: 2, agent_knowledge: [], max_knowledge_tokens: 4000, agent_mcp_server: [],
 	};
@@ -74,6 +85,9 @@ export function validateAgent(draft: AgentDraft, modelProvider: (model: string) 
 	if (!(draft.max_context_chars >= 0)) errors.max_context_chars = "This can't be negative.";
 	if (!(draft.max_agent_depth >= 0)) errors.max_agent_depth = "This can't be negative.";
 	if (draft.context_strategy === "Summarize" && draft.summary_model && !modelProvider(draft.summary_model)) errors.summary_model = "This model isn't available. Pick another, or leave it empty to use the agent's model.";
+	if (draft.prompt_mode === "Template" && !draft.prompt_template) errors.prompt_template = "Pick a prompt from the library, or write the instructions here.";
+	if (draft.context_strategy === "Summarize" && draft.summary_prompt_mode === "Template" && !draft.summary_prompt_template)
+		errors.summary_prompt_template = "Pick summary instructions from the library, or write them here.";
 	const tools = draft.agent_tool.map((row) => row.tool);
 	if (new Set(tools).size !== tools.length) errors.agent_tool = "A tool is in the list twice.";
 	const knowledge = validateKnowledge(draft);
@@ -109,6 +123,10 @@ const FIELD_OF_TITLE: Record<string, keyof AgentDraft> = {
 	"Invalid Max Knowledge Tokens": "max_knowledge_tokens",
 	"Duplicate Knowledge Source": "agent_knowledge",
 	"Invalid Token Budget": "agent_knowledge",
+	"No prompt picked": "prompt_template",
+	"Unknown prompt": "prompt_template",
+	"Prompt not active": "prompt_template",
+	"Unknown version": "prompt_template",
 };
 
 export function fieldOfServerError(title: string, excType: string): keyof AgentDraft | null {

@@ -1,18 +1,19 @@
 import { useState } from "react";
-import { Link, useParams } from "react-router";
+import { Link, useLocation, useParams } from "react-router";
 import { Field, Select } from "../../components/ui/field";
 import { Section } from "../../components/ui/section";
 import { Empty, ErrorNote, Loading } from "../../components/ui/status";
 import { cn } from "../../lib/cn";
 import { useMe } from "../../lib/me";
-import { diffLines, isKind, KINDS, usePromptDiff, usePrompts, usePromptText, type PromptKind, type PromptRow } from "./api";
+import { diffLines, isKind, KINDS, usePromptDiff, usePrompts, usePromptText, type PromptKind, type PromptRow, type SavedPrompt } from "./api";
+import { PromptForm } from "./PromptForm";
 
 const LINE: Record<string, string> = {
 	added: "bg-green-50 text-green-900",
 	removed: "bg-red-50 text-red-900",
 	context: "text-slate-700",
-	hunk: "bg-slate-100 text-slate-500",
-	file: "text-slate-500",
+	hunk: "bg-slate-100 text-slate-700",
+	file: "text-slate-600",
 };
 const MARK: Record<string, string> = { added: "+", removed: "−", context: " ", hunk: "", file: "" };
 const SPOKEN: Record<string, string> = { added: "Added: ", removed: "Removed: ", context: "", hunk: "", file: "" };
@@ -31,6 +32,23 @@ function VersionText({ kind, prompt, version }: { kind: PromptKind; prompt: stri
 			{text.data.prompt_body || "(empty)"}
 		</pre>
 	);
+}
+
+/** The newest version, in a manager's form. */
+function EditNewest({ kind, prompt, onSaved }: { kind: PromptKind; prompt: PromptRow; onSaved: (saved: SavedPrompt) => void }) {
+	const text = usePromptText(kind, prompt.name, prompt.version);
+	if (text.isPending) return <Loading />;
+	if (text.error) return <ErrorNote error={text.error} />;
+	const initial = {
+		title: prompt.title,
+		slug: prompt.slug,
+		category: prompt.category ?? "",
+		visibility: prompt.visibility,
+		description: prompt.description ?? "",
+		is_active: prompt.is_active ? 1 : 0,
+		prompt_body: text.data.prompt_body,
+	} as const;
+	return <PromptForm key={`${prompt.version}:${prompt.modified}`} kind={kind} name={prompt.name} version={prompt.version} initial={initial} onSaved={onSaved} />;
 }
 
 function Compare({ kind, prompt }: { kind: PromptKind; prompt: PromptRow }) {
@@ -98,6 +116,9 @@ export default function PromptPage() {
 	const prompts = usePrompts(kind);
 	const me = useMe();
 	const [shown, setShown] = useState<number | null>(null);
+	const location = useLocation();
+	const created = (location.state as { savedVersion?: number } | null)?.savedVersion;
+	const [saved, setSaved] = useState<{ version: number; changed: boolean } | null>(created ? { version: created, changed: true } : null);
 	const back = (
 		<Link to={kind === "prompt" ? "/prompts" : `/prompts?kind=${kind}`} className="text-sm text-blue-700 underline">
 			Back to {KINDS.find((item) => item.kind === kind)?.label.toLowerCase()}
@@ -115,13 +136,14 @@ export default function PromptPage() {
 		);
 	}
 	const version = shown ?? prompt.version;
+	const editing = Boolean(me.data?.is_manager) && version === prompt.version;
 	return (
 		<div className="grid gap-4 p-4 md:p-6">
 			{back}
 			<header>
 				<h1 className="text-xl font-semibold [overflow-wrap:anywhere]">{prompt.title}</h1>
 				<p className="text-sm text-slate-600 [overflow-wrap:anywhere]">
-					{prompt.slug} · version {prompt.version}
+					Short name {prompt.slug} · version {prompt.version}
 					{prompt.is_active ? "" : " · not active"}
 				</p>
 				{prompt.description ? <p className="mt-1 text-sm text-slate-700 [overflow-wrap:anywhere]">{prompt.description}</p> : null}
@@ -148,11 +170,33 @@ export default function PromptPage() {
 						</li>
 					))}
 				</ul>
-				<h3 className="mt-3 text-sm font-semibold text-slate-800">Text of version {version}</h3>
-				<VersionText kind={kind} prompt={prompt.name} version={version} />
+				{editing ? (
+					<p className="text-sm text-slate-600">Version {version} is the newest: change it below. Older versions are kept as they were.</p>
+				) : (
+					<>
+						<h3 className="mt-3 text-sm font-semibold text-slate-800">Text of version {version}</h3>
+						{version !== prompt.version ? <p className="text-sm text-slate-600">Older versions can't be changed; they stay as they were.</p> : null}
+						<VersionText kind={kind} prompt={prompt.name} version={version} />
+					</>
+				)}
 			</Section>
+			{saved ? (
+				<p role="status" className="text-sm text-green-700">
+					{saved.changed ? `Saved as version ${saved.version}.` : `Saved. The text didn't change, so this is still version ${saved.version}.`}
+				</p>
+			) : null}
+			{editing ? (
+				<EditNewest
+					kind={kind}
+					prompt={prompt}
+					onSaved={(result) => {
+						setSaved({ version: result.version, changed: result.version !== prompt.version });
+						setShown(null);
+					}}
+				/>
+			) : null}
 			<Section title="What changed">
-				<Compare kind={kind} prompt={prompt} />
+				<Compare key={prompt.version} kind={kind} prompt={prompt} />
 			</Section>
 			<Section title="Agents using it">
 				{!prompt.used_by.length ? (

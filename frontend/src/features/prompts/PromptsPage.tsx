@@ -2,9 +2,9 @@ import { Link, useSearchParams } from "react-router";
 import { Empty, ErrorNote, Loading } from "../../components/ui/status";
 import { cn } from "../../lib/cn";
 import { useMe } from "../../lib/me";
-import { isKind, KINDS, usePrompts, type PromptKind } from "./api";
+import { isKind, KINDS, usePrompts, VISIBILITY, type PromptKind } from "./api";
 
-const VISIBILITY: Record<string, string> = { Public: "Everyone", App: "Everyone (from an app)", Private: "Only its owner and managers" };
+const SEEN_BY: Record<string, string> = Object.fromEntries(VISIBILITY.map((item) => [item.value, item.label]));
 
 export function KindSwitch({ kind, onChange }: { kind: PromptKind; onChange: (kind: PromptKind) => void }) {
 	return (
@@ -41,11 +41,18 @@ export default function PromptsPage() {
 					<h1 className="text-xl font-semibold">Prompts</h1>
 					<p className="text-sm text-slate-600">Instructions shared by several agents, with every earlier version kept. {hint}</p>
 				</div>
-				<KindSwitch kind={kind} onChange={(next) => setParams(next === "prompt" ? {} : { kind: next })} />
+				<div className="flex flex-wrap items-center gap-3">
+					<KindSwitch kind={kind} onChange={(next) => setParams(next === "prompt" ? {} : { kind: next })} />
+					{me.data?.is_manager ? (
+						<Link to={`/prompts/${kind}/new`} className="ml-auto rounded-md bg-blue-600 px-4 py-2 text-sm font-medium text-white hover:bg-blue-700 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-blue-500 focus-visible:ring-offset-2">
+							New prompt
+						</Link>
+					) : null}
+				</div>
 			</header>
 			{prompts.isPending ? <Loading /> : prompts.error ? <ErrorNote error={prompts.error} /> : !prompts.data.length ? (
 				<Empty title="No shared instructions yet">
-					{me.data?.is_manager ? "Write one under Agent Prompt in the admin screens, then pick it in an agent's settings." : "Ask an administrator to add some."}
+					{me.data?.is_manager ? "Write one with New prompt, then pick it in an agent's settings." : "Ask an administrator to add some."}
 				</Empty>
 			) : (
 				<ul className="grid grid-cols-1 gap-3 md:grid-cols-2">
@@ -63,7 +70,7 @@ export default function PromptsPage() {
 							</div>
 							{prompt.description ? <p className="text-sm text-slate-600 [overflow-wrap:anywhere]">{prompt.description}</p> : null}
 							<p className="text-xs text-slate-500">
-								{prompt.category ? `${prompt.category} · ` : ""}Visible to: {VISIBILITY[prompt.visibility] ?? prompt.visibility} ·{" "}
+								{prompt.category ? `${prompt.category} · ` : ""}Visible to: {SEEN_BY[prompt.visibility] ?? prompt.visibility} ·{" "}
 								{prompt.used_by.length === 1 ? "Used by 1 agent" : `Used by ${prompt.used_by.length} agents`}
 							</p>
 						</li>

@@ -1,5 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
-import { call } from "../../lib/api";
+import { call, getList, saveDoc } from "../../lib/api";
 
 const API = "huf.ai.prompts.";
 
@@ -62,4 +62,76 @@ export function diffLines(diff: string): DiffLine[] {
 		if (text.startsWith("-")) return { kind: "removed", text: text.slice(1) };
 		return { kind: "context", text: text.startsWith(" ") ? text.slice(1) : text };
 	});
+}
+
+export const DOCTYPE: Record<PromptKind, string> = { prompt: "Agent Prompt", summary: "Agent Summary Prompt" };
+const CATEGORY: Record<PromptKind, string> = { prompt: "Agent Prompt Category", summary: "Agent Summary Prompt Category" };
+
+export const VISIBILITY: { value: PromptRow["visibility"]; label: string }[] = [
+	{ value: "Public", label: "Everyone" },
+	{ value: "App", label: "Everyone (from an app)" },
+	{ value: "Private", label: "Only its owner and managers" },
+];
+
+export const useCategories = (kind: PromptKind) =>
+	useQuery({
+		queryKey: ["prompt-categories", kind],
+		queryFn: async () => (await getList<{ name: string }>(CATEGORY[kind], { order_by: "name asc", limit: 500 })).map((row) => row.name),
+	});
+
+/** What a manager edits: the newest version's fields. A changed text makes the next version. */
+export type PromptDraft = {
+	title: string;
+	slug: string;
+	category: string;
+	visibility: PromptRow["visibility"];
+	description: string;
+	is_active: 0 | 1;
+	prompt_body: string;
+};
+export type PromptErrors = Partial<Record<keyof PromptDraft, string>>;
+
+export const MAX_BODY_CHARS = 100_000;
+const SHORT_NAME = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+
+export function emptyPrompt(kind: PromptKind): PromptDraft {
+	return { title: "", slug: "", category: "", visibility: "Public", description: "", is_active: 1, prompt_body: kind === "summary" ? "Summarize this conversation:\n\n{summary_data}" : "" };
+}
+
+/** The short name the server makes from a title when none is given (huf/ai/prompts.py make_slug). */
+export function shortName(title: string): string {
+	return title.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "");
+}
+
+/** The server's rules, checked before saving (the server checks them again). */
+export function validatePrompt(draft: PromptDraft, isNew: boolean): PromptErrors {
+	const errors: PromptErrors = {};
+	if (!draft.title.trim()) errors.title = "Give the prompt a title.";
+	if (isNew) {
+		const name = draft.slug.trim() || shortName(draft.title);
+		if (draft.title.trim() && !SHORT_NAME.test(name)) errors.slug = "Use lowercase letters, digits and single hyphens between them, e.g. support-tone.";
+	}
+	if (!draft.prompt_body.trim()) errors.prompt_body = "Write the text of the prompt.";
+	else if (draft.prompt_body.length > MAX_BODY_CHARS) errors.prompt_body = `The text is ${draft.prompt_body.length.toLocaleString("en")} characters long; the limit is ${MAX_BODY_CHARS.toLocaleString("en")}.`;
+	return errors;
+}
+
+// The server's refusals, by their title, in this page's words and next to their field.
+const SERVER_ERRORS: Record<string, [keyof PromptDraft, string]> = {
+	"Invalid slug": ["slug", "Use lowercase letters, digits and single hyphens between them, e.g. support-tone."],
+	"Slug taken": ["slug", "There is already a prompt with this short name. Pick another short name or title."],
+	"Prompt too long": ["prompt_body", ""],
+};
+
+export function promptFieldOfServerError(title: string, message: string): [keyof PromptDraft, string] | null {
+	const found = SERVER_ERRORS[title];
+	return found ? [found[0], found[1] || message] : null;
+}
+
+export type SavedPrompt = { name: string; version: number };
+
+export function savePrompt(kind: PromptKind, draft: PromptDraft, name?: string): Promise<SavedPrompt> {
+	const { slug, ...fields } = draft;
+	const doc = { ...fields, category: fields.category || null, ...(name ? {} : { slug: slug.trim() || shortName(draft.title) }) };
+	return saveDoc<SavedPrompt>(DOCTYPE[kind], doc, name);
 }
