@@ -131,9 +131,10 @@ def test_a_three_tool_run_writes_its_rows_in_few_statements(site, llm, monkeypat
 	# 64 before a round's rows were batched (and the tools' own 7); 31 before commits skipped Frappe's
 	# START TRANSACTION, prices were cached in the process and the queue check became the claim; 24
 	# before a new conversation's first run started without a commit and a claim, read no history, and
-	# a run numbered its own messages. With the tools' own 4 in benchmarks/site_run.py that is 19 for
-	# the whole run (here the tools look up two DocTypes' metadata too).
-	assert counts["huf"] <= 15, counts
+	# a run numbered its own messages; 15 before the provider's stored key was kept in the process for
+	# the provider's version. With the tools' own 4 in benchmarks/site_run.py that is 18 for the whole
+	# run (here the tools look up two DocTypes' metadata too).
+	assert counts["huf"] <= 14, counts
 
 	# The same conversation's next run: the run's number, the commit that lets a drainer see it, the
 	# claim, the history and the first message number come back (5 more).
@@ -141,7 +142,7 @@ def test_a_three_tool_run_writes_its_rows_in_few_statements(site, llm, monkeypat
 	with counted_statements(monkeypatch) as counts:
 		result = run_agent_sync(agent, "three tools again", channel_id="sql-counted", now=True)
 	assert result["status"] == "Success", result
-	assert counts["huf"] <= 20, counts
+	assert counts["huf"] <= 19, counts
 
 
 def three_tools(llm, todo: str, description: str) -> None:
