@@ -166,7 +166,7 @@ def test_a_runs_complete_waits_to_go_with_its_final_status(site):
 	run = f"relay-{frappe.generate_hash(length=8)}"
 	relay = event_log.relay(run, "a-conversation")
 	relay(CompleteEvent(response="Done.", usage=Usage(), turns=1, duration_seconds=0.1))
-	assert event_log.read(event_log.log_key(run), "0-0", 0) == []
+	assert frappe.cache.execute_command("XLEN", event_log.log_key(run)) == 0  # (a read of an empty log would wait)
 	held = relay.take()
 	assert [name for name, _data in held] == ["complete"]
 	event_log.append_many(run, [*held, ("status", {"type": "status", "run": run, "status": "Success"})])
