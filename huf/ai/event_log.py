@@ -62,6 +62,20 @@ def append(run: str, event: str, data: dict) -> None:
 
 def append_many(run: str, events: list[tuple[str, dict]]) -> None:
 	"""``events`` (name, data) in one round trip; the keys' lifetime is set by the last of them."""
+	args = _arguments(run, events)
+	try:
+		frappe.cache.evalsha(APPEND_SHA, 2, *args)
+	except redis.exceptions.NoScriptError:  # the server's script cache was emptied (a restart): send it whole
+		frappe.cache.eval(APPEND, 2, *args)
+
+
+def append_in(pipe, run: str, events: list[tuple[str, dict]]) -> None:
+	"""``append_many`` as one command of ``pipe`` (a pipeline of the cache Redis), in the round trip of
+	the caller's own commands. The script is sent whole (a pipeline cannot fall back on NOSCRIPT)."""
+	pipe.eval(APPEND, 2, *_arguments(run, events))
+
+
+def _arguments(run: str, events: list[tuple[str, dict]]) -> list:
 	event, data = events[-1]
 	final = event == "status" and data.get("status") in FINAL_STATUSES
 	args: list = [log_key(run), text_key(run), KEEP_SECONDS if final else OPEN_SECONDS, MAX_EVENTS]
@@ -73,10 +87,7 @@ def append_many(run: str, events: list[tuple[str, dict]]) -> None:
 		else:
 			text_op, text = "", ""
 		args += (event, json.dumps(data, default=str), text_op, text)
-	try:
-		frappe.cache.evalsha(APPEND_SHA, 2, *args)
-	except redis.exceptions.NoScriptError:  # the server's script cache was emptied (a restart): send it whole
-		frappe.cache.eval(APPEND, 2, *args)
+	return args
 
 
 def read(key: str, after: str, block_ms: int) -> list[Entry]:
@@ -114,7 +125,10 @@ def relay(run: str, conversation: str):
 	"""A recorder relay: the engine's events as wire events in the run's log. A tool's result whose
 	round has calls left (``more``) waits for the next call's event, which the loop emits at once,
 	and both go in one round trip; ``on_event.flush()`` sends a result still waiting (the run was
-	stopped between two calls): call it before the run's final status."""
+	stopped between two calls): call it before the run's final status. A run's ``complete`` (its
+	answer, the loop's last event: no step of the run follows it) waits for the run's final status,
+	sent once the run's end is committed: ``on_event.take()`` hands it to ``lifecycle.finish``, which
+	sends both in one round trip (or ``flush()`` sends it alone)."""
 	held: list[tuple[str, dict]] = []
 
 	def on_event(event: Event) -> None:
@@ -122,16 +136,19 @@ def relay(run: str, conversation: str):
 		if not wire:
 			return
 		held.append(wire)
-		if not getattr(event, "more", False):
+		if not getattr(event, "more", False) and event.type != "complete":
 			flush()
 
 	def flush() -> None:
 		if held:
-			events = held[:]
-			held.clear()
-			append_many(run, events)
+			append_many(run, take())
 
-	on_event.flush = flush
+	def take() -> list[tuple[str, dict]]:
+		events = held[:]
+		held.clear()
+		return events
+
+	on_event.flush, on_event.take, on_event.run = flush, take, run
 	return on_event
 
 

@@ -43,7 +43,7 @@ def execute(row, run: lifecycle.Run, on_start=None) -> dict:
 		on_start(run.name)
 	relay = event_log.relay(run.name, run.conversation)
 	recorder = Recorder(run.name, run.conversation, run.agent, run.user, relays=[relay])
-	prepared = None
+	prepared, held = None, []
 	try:
 		agent = run_setup.load_agent(run.agent)
 		ctx = RunContext(
@@ -72,13 +72,18 @@ def execute(row, run: lifecycle.Run, on_start=None) -> dict:
 			record_knowledge(run.name, prepared.knowledge)
 			recorder.message("user", "Message", row.prompt, raw_payload=json.dumps({"attachments": files}) if files else None)
 		recorder.flush(commit=True)  # Started, with the person's message, before the first model call
-		result = loop(prepared, recorder, agent.model, cancel_of=run.name, resume=paused.resume if paused else None)
-		relay.flush()  # a result stopped between two calls left waiting: before the final status
+		result = loop(
+			prepared, recorder, agent.model, cancel_of=run.name, resume=paused.resume if paused else None,
+			cancel_seen=row.get("cancel_seen"),
+		)  # fmt: skip
+		# What the relay still holds (the run's complete; a result of a run stopped between two calls):
+		# logged with the run's status, after its commit, in one round trip
+		held = relay.take()
 		recorder.flush()
 		result.usage += prepared.summary_usage + (paused.usage if paused else Usage())
 		result.cost += prepared.summary_cost + (paused.cost if paused else 0.0)
 	except Exception as error:  # noqa: BLE001 - Huf's own failure (configuration, database): a Failed run
-		_flush_quietly(relay)
+		_flush_quietly(relay, held)
 		if recorder.has_committed or not row.get("new_conversation") or isinstance(error, MySQLError):
 			frappe.db.rollback()
 			recorder.sync(committed_only=True)
@@ -90,18 +95,21 @@ def execute(row, run: lifecycle.Run, on_start=None) -> dict:
 			prepared.close()  # the run's MCP sessions: a paused run opens new ones when it goes on
 	if result.status == "paused":
 		recorder.sync()
-		return lifecycle.pause(run, result, **prepared.recorded)
-	status = lifecycle.finish(run, result, recorder.counts(), **prepared.recorded)
+		return lifecycle.pause(run, result, before=held, **prepared.recorded)
+	status = lifecycle.finish(run, result, recorder.counts(), before=held, **prepared.recorded)
 	if result.status == "success":
 		titles.after_run(run)
 	return status
 
 
-def _flush_quietly(relay) -> None:
-	"""Send what the run's relay still holds, before a failed run's status; a Redis failure here must
-	not hide the error the run is failing with."""
+def _flush_quietly(relay, held: list) -> None:
+	"""Send what the run's relay still holds (and ``held``, taken from it), before a failed run's
+	status, but not its ``complete``: a run whose end failed did not end so. A Redis failure here
+	must not hide the error the run is failing with."""
+	events = [event for event in [*held, *relay.take()] if event[0] != "complete"]
 	try:
-		relay.flush()
+		if events:
+			event_log.append_many(relay.run, events)
 	except Exception:  # noqa: BLE001
 		frappe.logger("huf").exception("a run's last events were not logged")
 
@@ -148,15 +156,22 @@ def run_subagent(agent_name: str, prompt: str, ctx: RunContext) -> str:
 
 
 def loop(
-	prepared: run_setup.PreparedRun, recorder: Recorder, model: str, cancel_of: str, resume: Resume | None = None, can_pause: bool = True
+	prepared: run_setup.PreparedRun,
+	recorder: Recorder,
+	model: str,
+	cancel_of: str,
+	resume: Resume | None = None,
+	can_pause: bool = True,
+	cancel_seen: tuple[float, bool] | None = None,
 ) -> LoopResult:
-	"""The engine loop with Huf's ports: the recorder, the run's cancel flag, prices, recorded results."""
+	"""The engine loop with Huf's ports: the recorder, the run's cancel flag (``cancel_seen``: read
+	already, ``lifecycle.cancel_checker``), prices, recorded results."""
 	return run_loop(
 		prepared.request,
 		prepared.tools,
 		recorder,
 		prepared.settings,
-		should_cancel=lifecycle.cancel_checker(cancel_of),
+		should_cancel=lifecycle.cancel_checker(cancel_of, cancel_seen),
 		cost_of=cost_function(model),
 		lookup_result=recorded_tool_result,
 		resume=resume,

@@ -4,7 +4,8 @@ worker notices a dead one's work within seconds and hands it on.
 While a job holds a run's lock it keeps an entry in one bench-wide Redis hash (``huf:inflight`` in
 the cache Redis; every site of the bench shares it): the field ``<site>|<kind>|<name>``, the value
 who holds it (machine, process id and start time, the lock's key and token). The job deletes the
-entry when it lets go: two round trips to Redis per held lock. Its heartbeat thread (``runs.Beat``)
+entry when it lets go: two round trips to Redis per held lock (a conversation's drainer sends its own
+commands with both, so they cost it none). Its heartbeat thread (``runs.Beat``)
 keeps a pulse key beside the entry, renewed every ``PULSE_EVERY`` seconds, lasting ``PULSE_TTL``.
 
 A job is tracked from the moment it is queued, too: ``enqueue`` writes a mark for it (in the hash
@@ -113,11 +114,26 @@ def mark(field: str, tries: int = 0) -> str:
 	return json.dumps({"field": field, "at": time.time(), "tries": tries})
 
 
+class Holding:
+	"""What ``held`` yields: ``extra``, the replies to the holder's own commands (``also``), and, for
+	a holder that lets go in a round trip of its own, ``forget(pipe)``, the entry's deletion as a
+	command of that pipeline."""
+
+	def __init__(self, field: str, entry: str, pulse: str, extra: list):
+		self.field, self.entry, self.pulse, self.extra = field, entry, pulse, extra
+
+	def forget(self, pipe) -> None:
+		"""Delete the entry (and its pulse) if it is still this holder's: a watcher may have handed it on."""
+		pipe.eval(FORGET, 2, INFLIGHT, self.pulse, self.field, self.entry)
+
+
 @contextmanager
-def held(kind: str, name: str, lock, beat=None, also=None):
+def held(kind: str, name: str, lock, beat=None, also=None, forget: bool = True):
 	"""Keep an entry for ``name`` while the block runs under ``lock`` (a redis-py Lock, held); the
 	job's mark goes, as it now holds its work. ``beat`` (``runs.Beat``) keeps the entry's pulse.
-	``also(pipe)``: the holder's own commands, sent in the same round trip as the entry."""
+	``also(pipe)``: the holder's own commands, sent in the same round trip as the entry; their replies
+	are the yielded ``Holding``'s ``extra``. ``forget``: delete the entry when the block ends (False:
+	the holder puts ``Holding.forget`` in the round trip that releases its lock, before the release)."""
 	from rq import get_current_job
 
 	field = f"{frappe.local.site}|{kind}|{name}"
@@ -133,17 +149,20 @@ def held(kind: str, name: str, lock, beat=None, also=None):
 			pipe.execute_command("SET", pulse, "1", "EX", PULSE_TTL)
 		if job:
 			pipe.execute_command("HDEL", QUEUED, job.id)
+		own = len(pipe.command_stack)
 		if also:
 			also(pipe)
-		pipe.execute()
+		replies = pipe.execute()
 	if beat:
 		beat.pulse = pulse
+	holding = Holding(field, entry, pulse if beat else "", replies[own:])
 	try:
-		yield
+		yield holding
 	finally:
 		if beat:
 			beat.pulse = None
-		frappe.cache.eval(FORGET, 2, INFLIGHT, pulse if beat else "", field, entry)  # only its own: a watcher may have handed it on
+		if forget:
+			frappe.cache.eval(FORGET, 2, INFLIGHT, holding.pulse, field, entry)  # only its own: a watcher may have handed it on
 
 
 def _text(value) -> str:

@@ -52,10 +52,14 @@ class Run:
 	started: datetime | None = None
 
 
-def create(kind: str, agent, user: str, prompt: str, conversation: str | None, status: str = "Queued", **fields) -> Run:
+def create(
+	kind: str, agent, user: str, prompt: str, conversation: str | None, status: str = "Queued", log: list | None = None, **fields
+) -> Run:
 	"""Insert the Agent Run of ``agent`` (its document: provider and model are recorded) and tell
-	its watchers. ``status``: Queued (the drainer starts it) or Started (it runs now). ``fields``:
-	what only some kinds have (sequence, channel, trigger, parent_run, depth, attachments)."""
+	its watchers. ``status``: Queued (the drainer starts it) or Started (it runs now). ``log``: the
+	status event goes there instead of the run's event log, for the caller to send in a round trip of
+	its own (``runs.drain``). ``fields``: what only some kinds have (sequence, channel, trigger,
+	parent_run, depth, attachments)."""
 	if kind not in KINDS:
 		raise ValueError(f"unknown run kind {kind!r}")
 	started = now_datetime() if status == "Started" else None
@@ -73,7 +77,7 @@ def create(kind: str, agent, user: str, prompt: str, conversation: str | None, s
 		**fields,
 	}
 	run = Run(insert_row("Agent Run", values), agent.name, user, conversation, kind, started)
-	publish_status(run, status)
+	publish_status(run, status, log=log)
 	return run
 
 
@@ -109,24 +113,26 @@ def start_next(conversation: str, fields: list[str], known=None) -> tuple[dict, 
 	return row, run
 
 
-def finish(run: Run, result: LoopResult, messages: tuple[int, int] = (0, 0), **fields) -> dict:
+def finish(run: Run, result: LoopResult, messages: tuple[int, int] = (0, 0), before: list | None = None, **fields) -> dict:
 	"""End the run as the loop ended it: answer, tokens, cost, turns, error; committed, then the final
 	status event. Returns the run's status (as ``status_of`` would read it). ``messages``: (last
 	number, how many) of the run's messages its conversation's counter does not count yet
-	(``Recorder.counts``)."""
+	(``Recorder.counts``). ``before``: wire events still to log (the run's ``complete``,
+	``event_log.relay``), sent with the final status in one round trip."""
 	status = {"success": "Success", "cancelled": "Cancelled"}.get(result.status, "Failed")
 	values = {**spent(result), **fields}
 	if result.error:
 		values.update(error_message=result.error.message, error_kind=result.error.kind)
-	return _end(run, status, values, messages)
+	return _end(run, status, values, messages, before)
 
 
-def pause(run: Run, result: LoopResult, **fields) -> dict:
+def pause(run: Run, result: LoopResult, before: list | None = None, **fields) -> dict:
 	"""The run waits for a person's decision on ``result.pending``: what it spent so far is kept (a
-	resume adds to it), committed, then its status event says which calls it waits on."""
+	resume adds to it), committed, then its status event says which calls it waits on (``before``:
+	wire events still to log first, in the same round trip)."""
 	update_row("Agent Run", run.name, {"status": "Awaiting Approval", **spent(result), **fields})
 	frappe.db.commit()  # before the status event: a person who reads it may decide at once
-	publish_status(run, "Awaiting Approval", waiting_for=[call.id for call in result.pending])
+	publish_status(run, "Awaiting Approval", before=before, waiting_for=[call.id for call in result.pending])
 	frappe.db.commit()  # sends the live status
 	return {"run": run.name, "conversation": run.conversation, "status": "Awaiting Approval", "response": result.response}
 
@@ -150,13 +156,13 @@ def fail(run: Run, message: str, kind: str) -> dict:
 	return _end(run, "Failed", {"error_message": message, "error_kind": kind})
 
 
-def _end(run: Run, status: str, values: dict, messages: tuple[int, int] = (0, 0)) -> dict:
+def _end(run: Run, status: str, values: dict, messages: tuple[int, int] = (0, 0), before: list | None = None) -> dict:
 	ended = now_datetime()
 	values = {"status": status, "ended_at": ended, **values}
 	if run.started:
 		values["duration_seconds"] = time_diff_in_seconds(ended, run.started)
 	_update_ending(run, values, ended, messages)
-	publish_status(run, status, error=values.get("error_message"))
+	publish_status(run, status, before=before, error=values.get("error_message"))
 	commit()
 	return {
 		"run": run.name,
@@ -276,10 +282,13 @@ def wake(conversation: str) -> None:
 	inflight.enqueue("conversation", conversation, "huf.ai.runs.drain_conversation", job_id, conversation=conversation)
 
 
-def cancel_checker(run: str):
-	"""A cheap ``should_cancel``: reads the run's cancel flag at most every CANCEL_CHECK_EVERY seconds."""
+def cancel_checker(run: str, seen: tuple[float, bool] | None = None):
+	"""A cheap ``should_cancel``: reads the run's cancel flag at most every CANCEL_CHECK_EVERY seconds.
+	``seen``: (``time.monotonic()`` then, the flag) read by the caller (``runs.drain``, with the
+	in-flight entry): the next read is due CANCEL_CHECK_EVERY after it."""
 	key = cancel_key(run)
-	state = {"at": 0.0, "cancelled": False}
+	at, cancelled = seen or (0.0, False)
+	state = {"at": at, "cancelled": cancelled}
 
 	def should_cancel() -> bool:
 		now = time.monotonic()
@@ -313,14 +322,18 @@ def status_of(run: str) -> dict:
 	}
 
 
-def publish_status(run: Run, status: str, **extra) -> None:
-	"""Record a run's new state in its event log, and tell the run's owner (only) live."""
+def publish_status(run: Run, status: str, before: list | None = None, log: list | None = None, **extra) -> None:
+	"""Record a run's new state in its event log, and tell the run's owner (only) live. ``before``:
+	wire events to log first, in the same round trip. ``log``: a list to put a status that is not
+	final in, for the caller to send (in the round trip of its own commands) instead of at once."""
 	message = {"run": run.name, "conversation": run.conversation, "status": status, **extra}
-	append = partial(event_log.append, run.name, "status", dict(message, type="status"))
+	events = [*(before or ()), ("status", dict(message, type="status"))]
 	if status in event_log.FINAL_STATUSES:
 		# A final status ends every stream, and clients then read the run: only once it is committed.
-		frappe.db.after_commit.add(append)
+		frappe.db.after_commit.add(partial(event_log.append_many, run.name, events))
+	elif log is not None:
+		log.extend(events)
 	else:
-		append()
+		event_log.append_many(run.name, events)
 	if run.user != "Guest":
 		frappe.publish_realtime("agent_run_status", message, user=run.user, after_commit=True)

@@ -77,6 +77,7 @@ def queue_run(
 	# before it or a claim (its first commit comes with the person's message, in the executor).
 	starting = inline and new and not cold
 	attachments, sequence = json.dumps(files) if files else None, 1 if new else next_sequence(conversation, "last_run_sequence")
+	logged: list = []  # a starting run's Started event: the drainer sends it with its in-flight entry
 	run = lifecycle.create(
 		"trigger" if trigger else "chat",
 		agent,
@@ -84,6 +85,7 @@ def queue_run(
 		prompt,
 		conversation,
 		status="Started" if starting else "Queued",
+		log=logged if starting else None,
 		channel=channel_id or "api",
 		trigger=trigger,
 		triggered_by=triggered_by,
@@ -96,7 +98,7 @@ def queue_run(
 			attachments=attachments, run_kind=run.kind, sequence=sequence, new_conversation=new,
 		)  # its row as the drainer would read it (executor.QUEUED_FIELDS)
 		if starting:
-			return drain(conversation, until=run.name, wait=INLINE_LOCK_WAIT, started=(known, run)) or lifecycle.status_of(run.name)
+			return drain(conversation, until=run.name, wait=INLINE_LOCK_WAIT, started=(known, run, logged)) or lifecycle.status_of(run.name)
 		if cold:
 			wake(conversation)  # a warm background worker may start it before this process could
 		commit()  # visible to the drainer that may run it, and the conversation's row lock let go
@@ -146,8 +148,10 @@ def drain(conversation: str, until: str | None = None, wait: float = 0, known=No
 	"""Execute the conversation's Queued runs in order while holding its lock. ``until`` stops after
 	that run (inline runs) and returns its final status (None if someone else ran it); an inline run
 	waits up to ``wait`` seconds for the lock. ``known``: the row (executor.QUEUED_FIELDS) of a run
-	the caller has just queued, so it is not read again. ``started``: (row, Run) of the first run of
-	a conversation the caller has just made, written as Started: it runs first, without a claim.
+	the caller has just queued, so it is not read again. ``started``: (row, Run, its status events
+	not logged yet) of the first run of a conversation the caller has just made, written as Started:
+	it runs first, without a claim. Its events, its heartbeat and the first read of its cancel flag
+	go in the round trip of the in-flight entry.
 
 	A background drainer that finds the lock held marks the conversation as waiting before it gives
 	up; the holder looks at the queue again after it lets go only when that mark is there, so a run
@@ -157,10 +161,12 @@ def drain(conversation: str, until: str | None = None, wait: float = 0, known=No
 	# an inline run waiting behind another drainer looks every 10 ms (redis-py waits 100 ms between tries)
 	lock = frappe.cache.lock(lock_key(conversation), timeout=lock_ttl(), blocking_timeout=wait, sleep=0.01, thread_local=False)
 	if not lock.acquire(blocking=wait > 0):
+		if started and started[2]:
+			event_log.append_many(started[1].name, started[2])
 		if wait:  # an inline run that waited too long: it runs in the background instead
 			wake(conversation)
 		return None
-	original_user, status, beat = frappe.session.user, None, None
+	original_user, status, beat, holding = frappe.session.user, None, None, None
 	try:
 		with heartbeat(lock, forget=False) as beat:
 			if started:  # its heartbeat goes with the in-flight entry: one round trip less
@@ -170,9 +176,15 @@ def drain(conversation: str, until: str | None = None, wait: float = 0, known=No
 				pipe.delete(waiting_key(conversation))
 				if beat.key:
 					pipe.set(beat.key, "1", ex=beat.ttl)
+				if started:  # its Started event, and the first read of its cancel flag (the last reply)
+					if started[2]:
+						event_log.append_in(pipe, started[1].name, started[2])
+					pipe.exists(lifecycle.cancel_key(started[1].name))
 
-			with inflight.held("conversation", conversation, lock, beat, also=also):
-				claimed = started or lifecycle.start_next(conversation, executor.QUEUED_FIELDS, known)
+			with inflight.held("conversation", conversation, lock, beat, also=also, forget=False) as holding:
+				if started:
+					started[0].cancel_seen = (time.monotonic(), bool(holding.extra[-1]))
+				claimed = started[:2] if started else lifecycle.start_next(conversation, executor.QUEUED_FIELDS, known)
 				while claimed:
 					row, run = claimed
 					done = executor.execute(row, run, on_start=beat.start_run)
@@ -183,20 +195,22 @@ def drain(conversation: str, until: str | None = None, wait: float = 0, known=No
 	finally:
 		if frappe.session.user != original_user:
 			frappe.set_user(original_user)
-		waiting = _let_go(lock, beat.key if beat else None, waiting_key(conversation))
+		waiting = _let_go(lock, beat.key if beat else None, waiting_key(conversation), holding)
 	if waiting and next_queued(conversation):
 		wake(conversation)
 		frappe.db.commit()
 	return status
 
 
-def _let_go(lock, beat_key: str | None, waiting: str):
-	"""In one round trip, in this order: the run's heartbeat goes, the lock is released (if this
-	drainer still holds it: it may have expired, and the next holder owns it now), and the waiting
-	mark is read (set by a drainer that found the lock held; read after the release, so a mark set
-	before it is seen). Returns the mark."""
+def _let_go(lock, beat_key: str | None, waiting: str, holding: inflight.Holding | None = None):
+	"""In one round trip, in this order: the in-flight entry goes (``holding``), the run's heartbeat
+	goes, the lock is released (if this drainer still holds it: it may have expired, and the next
+	holder owns it now), and the waiting mark is read (set by a drainer that found the lock held;
+	read after the release, so a mark set before it is seen). Returns the mark."""
 	token, lock.local.token = lock.local.token, None
 	pipe = frappe.cache.pipeline(transaction=False)
+	if holding is not None:
+		holding.forget(pipe)
 	if beat_key:
 		pipe.delete(beat_key)
 	if token is not None:

@@ -102,3 +102,23 @@ def test_a_call_to_an_api_base_carries_the_sites_allow_list_to_check_it_again_as
 	assert model_spec(fixtures.model(hosted, name="hosted-model")).allowed_hosts is None
 	frappe.delete_doc("AI Model", "hosted-model", force=True)
 	frappe.delete_doc("AI Provider", hosted, force=True)
+
+
+def test_a_calls_key_is_read_once_per_version_of_the_provider_and_a_new_key_is_used_at_once(site, llm, monkeypatch):
+	"""The encrypted key is kept in the process for the provider's ``modified``; a save of a new key
+	(any process: the document cache is Frappe's) is a new version, read again."""
+	from tests.site.sql_count import counted_statements
+
+	fresh(llm)
+	frappe.db.commit()
+	assert frappe.get_cached_doc("AI Provider", NAME).endpoint()[0] == "sk-owner-secret"
+	with counted_statements(monkeypatch) as counts:
+		assert frappe.get_cached_doc("AI Provider", NAME).endpoint()[0] == "sk-owner-secret"
+	assert counts["huf"] == 0, counts
+	doc = frappe.get_doc("AI Provider", NAME)
+	doc.api_key = "sk-rotated-secret"
+	doc.save()
+	assert frappe.get_cached_doc("AI Provider", NAME).endpoint()[0] == "sk-rotated-secret"
+	frappe.db.rollback()  # the new key was never committed: the old one is used again
+	frappe.clear_document_cache("AI Provider", NAME)
+	assert frappe.get_cached_doc("AI Provider", NAME).endpoint()[0] == "sk-owner-secret"

@@ -158,6 +158,21 @@ def test_a_result_whose_round_has_calls_left_is_logged_with_the_next_call(site):
 	assert frappe.cache.ttl(event_log.log_key(run)) > 0
 
 
+def test_a_runs_complete_waits_to_go_with_its_final_status(site):
+	"""The loop's last event: no step follows it, and it goes out with the final status once the run's
+	end is committed (huf.ai.executor hands it to lifecycle.finish)."""
+	from huf.ai.engine.events import CompleteEvent, Usage
+
+	run = f"relay-{frappe.generate_hash(length=8)}"
+	relay = event_log.relay(run, "a-conversation")
+	relay(CompleteEvent(response="Done.", usage=Usage(), turns=1, duration_seconds=0.1))
+	assert frappe.cache.execute_command("XLEN", event_log.log_key(run)) == 0  # (a read of an empty log would wait)
+	held = relay.take()
+	assert [name for name, _data in held] == ["complete"]
+	event_log.append_many(run, [*held, ("status", {"type": "status", "run": run, "status": "Success"})])
+	assert [name for _id, name, _data in event_log.read(event_log.log_key(run), "0-0", 0)] == ["complete", "status"]
+
+
 def test_a_reconnect_whose_last_event_was_trimmed_away_still_gets_the_whole_text(site, llm, web):
 	from huf.ai.rows import insert_row
 
