@@ -61,28 +61,8 @@ function Compare({ kind, prompt }: { kind: PromptKind; prompt: PromptRow }) {
 	return (
 		<div className="grid gap-3">
 			<div className="grid grid-cols-1 gap-3 sm:grid-cols-2">
-				<Field label="Compare version">
-					{(props) => (
-						<Select {...props} value={from} onChange={(event) => setFrom(Number(event.target.value))}>
-							{numbers.map((n) => (
-								<option key={n} value={n}>
-									Version {n}
-								</option>
-							))}
-						</Select>
-					)}
-				</Field>
-				<Field label="With version">
-					{(props) => (
-						<Select {...props} value={to} onChange={(event) => setTo(Number(event.target.value))}>
-							{numbers.map((n) => (
-								<option key={n} value={n}>
-									Version {n}
-								</option>
-							))}
-						</Select>
-					)}
-				</Field>
+				<VersionSelect label="Compare version" numbers={numbers} value={from} onChange={setFrom} />
+				<VersionSelect label="With version" numbers={numbers} value={to} onChange={setTo} />
 			</div>
 			{from === to ? (
 				<p className="text-sm text-slate-600">Pick two different versions to see what changed.</p>
@@ -221,5 +201,21 @@ export default function PromptPage() {
 				)}
 			</Section>
 		</div>
+	);
+}
+
+function VersionSelect({ label, numbers, value, onChange }: { label: string; numbers: number[]; value: number; onChange: (version: number) => void }) {
+	return (
+		<Field label={label}>
+			{(props) => (
+				<Select {...props} value={value} onChange={(event) => onChange(Number(event.target.value))}>
+					{numbers.map((n) => (
+						<option key={n} value={n}>
+							Version {n}
+						</option>
+					))}
+				</Select>
+			)}
+		</Field>
 	);
 }
