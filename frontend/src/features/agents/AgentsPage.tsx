@@ -21,7 +21,7 @@ export default function AgentsPage() {
 		placeholderData: (previous) => previous,
 	});
 	return (
-		<div className="mx-auto grid max-w-5xl gap-4 p-4 md:p-6">
+		<div className="mx-auto grid max-w-5xl grid-cols-1 gap-4 p-4 md:p-6">
 			<header className="flex flex-wrap items-center gap-3">
 				<h1 className="text-xl font-semibold">Agents</h1>
 				<Button asChild className="ml-auto">
@@ -55,7 +55,7 @@ export default function AgentsPage() {
 						<li key={agent.name}>
 							<Link to={`/agents/${encodeURIComponent(agent.name)}`} className="flex flex-wrap items-center gap-3 px-4 py-3 hover:bg-slate-50 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-blue-500">
 								<div className="min-w-0 flex-1">
-									<p className="font-medium text-slate-900">{agent.name}</p>
+									<p className="font-medium text-slate-900 [overflow-wrap:anywhere]">{agent.name}</p>
 									<p className="truncate text-sm text-slate-600">{agent.description || agent.model}</p>
 								</div>
 								<span className="text-xs text-slate-500">{agent.total_run ? `${agent.total_run} runs` : "Not run yet"}</span>

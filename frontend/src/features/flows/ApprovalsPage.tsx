@@ -15,7 +15,7 @@ export default function ApprovalsPage() {
 	const names = new Map((flows.data ?? []).map((flow) => [flow.flow_id, flow.flow_name]));
 	const [notice, setNotice] = useState<string | null>(null);
 	return (
-		<div className="mx-auto grid max-w-4xl gap-4 p-4 md:p-6">
+		<div className="mx-auto grid max-w-4xl grid-cols-1 gap-4 p-4 md:p-6">
 			<Link to="/flows" className="text-sm text-blue-700 hover:underline">All flows</Link>
 			<h1 className="text-xl font-semibold">Waiting for me</h1>
 			{loading ? <Loading /> : null}

@@ -15,7 +15,7 @@ export default function FlowsPage() {
 	const flows = useFlows();
 	const [creating, setCreating] = useState(false);
 	return (
-		<div className="mx-auto grid max-w-5xl gap-4 p-4 md:p-6">
+		<div className="mx-auto grid max-w-5xl grid-cols-1 gap-4 p-4 md:p-6">
 			<header className="flex flex-wrap items-center gap-3">
 				<h1 className="text-xl font-semibold">Flows</h1>
 				<Button asChild variant="outline" className="ml-auto">

@@ -7,7 +7,7 @@ export default function NewPromptPage() {
 	const kind: PromptKind = isKind(params.kind) ? params.kind : "prompt";
 	const navigate = useNavigate();
 	return (
-		<div className="mx-auto grid max-w-3xl gap-4 p-4 md:p-6">
+		<div className="mx-auto grid max-w-3xl grid-cols-1 gap-4 p-4 md:p-6">
 			<Link to={kind === "prompt" ? "/prompts" : `/prompts?kind=${kind}`} className="text-sm text-blue-700 underline">
 				Back to the prompts
 			</Link>

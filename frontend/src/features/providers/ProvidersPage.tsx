@@ -97,7 +97,7 @@ export default function ProvidersPage() {
 		</Button>
 	);
 	return (
-		<div className="mx-auto grid max-w-4xl gap-4 p-4 md:p-6">
+		<div className="mx-auto grid max-w-4xl grid-cols-1 gap-4 p-4 md:p-6">
 			<header className="flex flex-wrap items-center gap-3">
 				<h1 className="text-xl font-semibold">Providers and models</h1>
 				{providers.data?.length ? <span className="ml-auto">{addProvider}</span> : null}

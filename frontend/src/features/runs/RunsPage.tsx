@@ -44,7 +44,7 @@ export default function RunsPage() {
 	const filtered = Object.values(filters).some(Boolean);
 
 	return (
-		<div className="mx-auto grid max-w-6xl gap-4 p-4 md:p-6">
+		<div className="mx-auto grid max-w-6xl grid-cols-1 gap-4 p-4 md:p-6">
 			<h1 className="text-xl font-semibold">Runs</h1>
 			<div className="grid gap-2 sm:grid-cols-2 lg:grid-cols-5" role="group" aria-label="Filter runs">
 				<Select aria-label="Agent" value={filters.agent} onChange={(e) => set("agent", e.target.value)}>

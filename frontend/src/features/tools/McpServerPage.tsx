@@ -82,7 +82,7 @@ function ServerForm({ isNew, initial, synced, onSynced, saved, onSaved }: Server
 	const web = draft.transport_type !== "stdio";
 	const keyed = ["api_key", "bearer_token", "custom_header"].includes(draft.auth_type);
 	return (
-		<div className="mx-auto grid max-w-3xl gap-4 p-4 md:p-6">
+		<div className="mx-auto grid max-w-3xl grid-cols-1 gap-4 p-4 md:p-6">
 			<form
 				noValidate
 				aria-label="Tool server settings"
