@@ -162,7 +162,7 @@ def held(kind: str, name: str, lock, beat=None, also=None, forget: bool = True):
 		if beat:
 			beat.pulse = None
 		if forget:
-			frappe.cache.eval(FORGET, 2, INFLIGHT, holding.pulse, field, entry)  # only its own: a watcher may have handed it on
+			holding.forget(frappe.cache)
 
 
 def _text(value) -> str:
