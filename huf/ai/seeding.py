@@ -237,10 +237,10 @@ def seed(apps: list[str] | None = None) -> Report:
 
 def _filled(item: Seed, default_model: list) -> dict | None:
 	"""Values the site supplies (an agent's model); None when the record must wait for them."""
-	if item.doctype != "Agent" or item.record.get("model"):
-		if item.doctype == "Agent" and not item.record.get("provider"):
-			return {"provider": frappe.db.get_value("AI Model", item.record["model"], "provider")}
+	if item.doctype != "Agent":
 		return {}
+	if item.record.get("model"):
+		return {} if item.record.get("provider") else {"provider": frappe.db.get_value("AI Model", item.record["model"], "provider")}
 	if not default_model:
 		default_model.append(
 			frappe.db.get_value("AI Model", {"disabled": 0}, ["name", "provider"], as_dict=True, order_by="creation asc")
