@@ -68,6 +68,7 @@ website_route_rules = [{"from_route": "/huf/<path:app_path>", "to_route": "huf"}
 # Doc Event triggers: every event Frappe 15 fires after the change it names. The hook costs a
 # dictionary lookup when no trigger listens (huf/ai/triggers/index.py).
 doc_events = {
+	"User": {"on_update": "huf.huf.doctype.huf_user_role.huf_user_role.on_user_update"},
 	"*": {
 		event: "huf.ai.triggers.doc_events.on_doc_event"
 		for event in (

@@ -1,6 +1,6 @@
 """Install, migrate and uninstall hooks (wired in hooks.py).
 
-After install and after every migrate, ``ensure_setup`` makes sure the roles, the tool categories
+After install and after every migrate, ``ensure_setup`` makes sure the built-in Huf Roles (and everyone's default Huf roles), the tool categories
 and the tools that apps declare with ``huf_tools`` exist. It only adds what is missing, so it is
 safe to run any number of times, and it never changes what an admin edited (roles, categories).
 Then every installed app's ``huf/`` folder is seeded (huf/ai/seeding.py): idempotent too, and an
@@ -8,8 +8,6 @@ edited record is never overwritten; seeding never makes install or migrate fail.
 """
 
 import frappe
-
-ROLES = ("Huf Manager", "Huf User")
 
 # One Agent Tool Type per category of tool (see CATEGORY_BY_TYPE in agent_tool_function.py).
 TOOL_TYPES = (
@@ -54,19 +52,17 @@ def before_uninstall() -> None:
 
 
 def ensure_setup() -> None:
-	ensure_roles()
+	from huf.huf.doctype.huf_role.huf_role import ensure_builtin_roles
+	from huf.huf.doctype.huf_user_role.huf_user_role import ensure_default_huf_roles
+
+	ensure_builtin_roles()
+	ensure_default_huf_roles()
 	ensure_tool_types()
 	from huf.ai.seeding import seed_quietly
 	from huf.ai.tools.registry import sync_app_tools
 
 	sync_app_tools()
 	seed_quietly()
-
-
-def ensure_roles() -> None:
-	for role in ROLES:
-		if not frappe.db.exists("Role", role):
-			frappe.get_doc({"doctype": "Role", "role_name": role, "desk_access": 1}).insert(ignore_permissions=True)
 
 
 def ensure_tool_types() -> None:

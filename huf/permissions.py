@@ -1,7 +1,12 @@
-"""Who may run an agent and see a conversation; `get_me` for the SPA.
+"""Who may do what in Huf: capabilities (huf/capabilities.py) held through Huf Roles, who may run an
+agent, and whose conversations and runs a person sees; ``get_me`` for the web app.
+
+A person's capabilities are those of every Huf Role whose Frappe Role they hold. They are worked out
+once per request (``frappe.local``) from the Frappe roles Frappe already caches and one cached map
+of role -> capabilities, so a check after the first costs a dictionary lookup and no SQL.
 
 Conversations belong to the user who started them (`Agent Conversation.user`). Runs, messages and
-tool calls follow their conversation. Huf Managers and System Managers see everything.
+tool calls follow their conversation. Whoever holds ``run.read.all`` sees everyone's.
 """
 
 from __future__ import annotations
@@ -9,11 +14,80 @@ from __future__ import annotations
 import frappe
 from frappe import _
 
-MANAGER_ROLES = {"System Manager", "Huf Manager"}
+from huf.capabilities import CAPABILITIES, check_known, open_to
+
+ROLE_MAP_KEY = "huf:role_capabilities"
+
+
+def _role_capabilities() -> dict[str, frozenset[str]]:
+	"""Frappe Role -> the capabilities of the Huf Roles mapped to it (cached until a Huf Role changes)."""
+	cached = frappe.cache.get_value(ROLE_MAP_KEY)
+	if cached is None:
+		rows = frappe.get_all(
+			"Huf Role Permission",
+			filters={"parenttype": "Huf Role"},
+			fields=["parent", "capability"],
+			ignore_permissions=True,
+		)
+		roles = dict(frappe.get_all("Huf Role", fields=["name", "frappe_role"], as_list=True, ignore_permissions=True))
+		cached = {}
+		for row in rows:
+			if roles.get(row.parent):
+				cached.setdefault(roles[row.parent], []).append(row.capability)
+		frappe.cache.set_value(ROLE_MAP_KEY, cached)
+	return {role: frozenset(caps) for role, caps in cached.items()}
+
+
+def forget_capabilities() -> None:
+	"""After a Huf Role, a Huf User Role or someone's Frappe roles changed."""
+	frappe.cache.delete_value(ROLE_MAP_KEY)
+	frappe.local.huf_capabilities = {}
+	frappe.local.huf_role_map = None
+
+
+def capabilities(user: str | None = None) -> frozenset[str]:
+	user = user or frappe.session.user
+	known = getattr(frappe.local, "huf_capabilities", None)
+	if known is None:
+		known = frappe.local.huf_capabilities = {}
+	if user not in known:
+		if user == "Guest":
+			known[user] = frozenset()
+		else:
+			by_role = getattr(frappe.local, "huf_role_map", None)
+			if by_role is None:
+				by_role = frappe.local.huf_role_map = _role_capabilities()
+			held = [by_role.get(role, frozenset()) for role in frappe.get_roles(user)]
+			known[user] = frozenset().union(*held)
+	return known[user]
+
+
+def has_capability(user: str | None, capability: str) -> bool:
+	"""Whether ``user`` (None: the signed-in user) holds ``capability``; an unknown name is a bug and raises."""
+	if capability not in CAPABILITIES:
+		check_known(capability)
+	user = user or frappe.session.user
+	known = getattr(frappe.local, "huf_capabilities", None)
+	if known is not None and user in known:
+		return capability in known[user]
+	return capability in capabilities(user)
+
+
+def require(capability: str, user: str | None = None) -> None:
+	"""403 unless the user holds ``capability``, with words a person can take to an admin."""
+	if not has_capability(user, capability):
+		frappe.throw(
+			_("You need the Huf permission \"{0}\" ({1}) for this. Ask whoever runs Huf here to give you a role that has it.").format(
+				capability, _(CAPABILITIES[capability]).rstrip(".").lower()
+			),
+			frappe.PermissionError,
+			title=_("Not allowed"),
+		)
 
 
 def is_manager(user: str | None = None) -> bool:
-	return bool(MANAGER_ROLES.intersection(frappe.get_roles(user or frappe.session.user)))
+	"""Sees everyone's conversations and runs (``run.read.all``)."""
+	return has_capability(user, "run.read.all")
 
 
 def can_run_agent(agent, user: str | None = None) -> bool:
@@ -22,7 +96,9 @@ def can_run_agent(agent, user: str | None = None) -> bool:
 	user = user or frappe.session.user
 	if user == "Guest":
 		return bool(agent.allow_guest)
-	if is_manager(user):
+	if not has_capability(user, "agent.run"):
+		return False
+	if has_capability(user, "agent.write"):
 		return True
 	if not frappe.has_permission("Agent", "read", doc=agent, user=user):
 		return False
@@ -57,22 +133,16 @@ def owns_conversation(conversation: str, user: str | None = None) -> bool:
 
 
 @frappe.whitelist()
+@open_to("Anyone signed in: it says what they themselves may do.")
 def get_me() -> dict:
 	"""What the signed-in user may do in Huf, so the web app can hide what they can't (the server still checks)."""
 	user = frappe.session.user
-	manager = is_manager(user)
+	held = capabilities(user)
 	return {
 		"user": user,
 		"full_name": frappe.utils.get_fullname(user),
-		"is_manager": manager,
-		"capabilities": {
-			"agent.run": user != "Guest",
-			"agent.manage": manager,
-			"provider.manage": manager,
-			"run.view_all": manager,
-			"knowledge.view": user != "Guest" and bool(frappe.has_permission("Knowledge Source", "read", user=user)),
-			"knowledge.manage": manager,
-		},
+		"is_manager": "run.read.all" in held,
+		"capabilities": {name: name in held for name in CAPABILITIES},
 	}
 
 

@@ -34,6 +34,7 @@ def site(request):
 		pytest.skip("no --site given")
 	frappe.init(site=name, sites_path=os.getcwd())
 	frappe.connect()
+	frappe.flags.huf_tests = True  # no default Huf roles on user save unless a test opts in
 	frappe.set_user("Administrator")
 	from frappe.installer import update_site_config
 
@@ -58,6 +59,7 @@ def _fresh_transaction(site):
 	them first; nor a flow run going on, which a watcher would hand on). The queues are the bench's:
 	other sites' jobs stay (``drop_site_jobs``), and so do their in-flight entries."""
 	from huf.ai import inflight
+	from huf.permissions import forget_capabilities
 
 	drop_site_jobs(site)
 	frappe.db.sql("update `tabAgent Run` set status = 'Cancelled' where status in ('Queued', 'Started')")
@@ -68,6 +70,7 @@ def _fresh_transaction(site):
 			frappe.cache.execute_command("HDEL", key, *mine)
 	frappe.db.commit()
 	frappe.set_user("Administrator")
+	forget_capabilities()
 	frappe.local.message_log = []
 	frappe.flags.error_message = None
 	frappe.db.commit()
