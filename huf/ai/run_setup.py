@@ -10,6 +10,7 @@ import frappe
 from frappe import _
 from frappe.utils import cint
 
+from huf.ai import memory
 from huf.ai.conversations import load_history
 from huf.ai.cost import cost_function
 from huf.ai.engine import llm
@@ -73,7 +74,8 @@ def prepare_run(
 	if template:
 		recorded.update(template.recorded(PROMPT))
 	instructions = template.body if template else agent.instructions
-	system = "\n\n".join(part for part in (instructions, knowledge.text) if part)
+	remembered = memory.prompt_block(agent, conversation)  # "" (and no read) unless the agent injects its memory
+	system = "\n\n".join(part for part in (instructions, knowledge.text, remembered) if part)
 	messages: list[dict] = [{"role": "system", "content": system}] if system else []
 	if with_history and agent.persist_conversation:
 		plan, summary_usage, summary_cost = _history(agent, conversation, history_before, recorded)
@@ -94,7 +96,7 @@ def prepare_run(
 		max_context_chars=agent.max_context_chars or 0,
 		max_response_chars=cint(limits.get("max_response_chars")) or DEFAULT_MAX_RESPONSE_CHARS,
 	)
-	tools = load_agent_tools(agent, ctx) + knowledge_tools(agent)
+	tools = load_agent_tools(agent, ctx) + knowledge_tools(agent) + memory.memory_tools(agent, ctx)
 	mcp_tools, pool = create_mcp_tools(agent)  # last: nothing after it can fail and leave the pool open
 	return PreparedRun(request, mcp_tools + tools, settings, summary_usage, summary_cost, knowledge, pool, recorded)
 
