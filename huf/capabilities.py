@@ -14,6 +14,7 @@ standard permissions are checked against it (tests/site/test_huf_roles.py).
 from __future__ import annotations
 
 import functools
+import importlib
 from collections.abc import Callable
 
 CAPABILITIES: dict[str, str] = {
@@ -41,9 +42,9 @@ R, RW = "r", "rwcd"
 DOCTYPE_RIGHTS: dict[str, dict[str, str]] = {
 	"agent.read": {"Agent": R, "AI Provider": R, "AI Model": R},
 	"agent.run": {"Agent Chat": R, "Agent Run Feedback": "rwc"},
-	"run.read": {"Agent Conversation": R, "Agent Message": R, "Agent Run": R, "Agent Tool Call": R},
+	"run.read": {"Agent Conversation": R, "Agent Message": R, "Agent Run": R, "Agent Tool Call": R, "Agent Context Artifact": R},
 	"agent.write": {"Agent": RW, "Agent Settings": RW},
-	"run.read.all": {"Agent Conversation": "rd", "Agent Message": "rd", "Agent Run": "rd", "Agent Tool Call": "rd"},
+	"run.read.all": {"Agent Conversation": "rd", "Agent Message": "rd", "Agent Run": "rd", "Agent Tool Call": "rd", "Agent Context Artifact": "rd"},
 	"tool.read": {"Agent Tool Function": R, "Agent Tool Type": R},
 	"tool.write": {"Agent Tool Function": RW, "Agent Tool Type": RW},
 	"tool.mcp.write": {"MCP Server": RW},
@@ -100,9 +101,7 @@ def needs(capability: str) -> Callable:
 	def wrap(fn: Callable) -> Callable:
 		@functools.wraps(fn)
 		def checked(*args, **kwargs):
-			from huf.permissions import require
-
-			require(capability)
+			importlib.import_module("huf.permissions").require(capability)  # by name: permissions imports this module
 			return fn(*args, **kwargs)
 
 		NEEDS[f"{fn.__module__}.{fn.__qualname__}"] = capability

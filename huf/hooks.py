@@ -28,7 +28,7 @@ export_python_type_annotations = True
 
 # Every minute, one job (huf/ai/every_minute.py): runs whose worker died, Schedule triggers that are
 # due, knowledge indexing whose job was lost.
-scheduler_events = {"cron": {"* * * * *": ["huf.ai.every_minute.run"]}}
+scheduler_events = {"cron": {"* * * * *": ["huf.ai.every_minute.run"]}, "daily": ["huf.ai.artifacts.sweep_expired"]}
 
 # Permissions
 # -----------
@@ -40,6 +40,7 @@ permission_query_conditions = {
 	"Agent Message": "huf.permissions.message_query",
 	"Agent Run": "huf.permissions.run_query",
 	"Agent Tool Call": "huf.permissions.tool_call_query",
+	"Agent Context Artifact": "huf.ai.artifacts.artifact_query",
 	"Flow Run": "huf.ai.flow.access.flow_run_query",
 	"Agent Prompt": "huf.ai.prompts.prompt_query",
 	"Agent Summary Prompt": "huf.ai.prompts.summary_prompt_query",
@@ -50,6 +51,7 @@ has_permission = {
 	"Agent Message": "huf.permissions.message_has_permission",
 	"Agent Run": "huf.permissions.run_has_permission",
 	"Agent Tool Call": "huf.permissions.tool_call_has_permission",
+	"Agent Context Artifact": "huf.ai.artifacts.artifact_has_permission",
 	"Flow Run": "huf.ai.flow.access.flow_run_has_permission",
 	"Agent Prompt": "huf.ai.prompts.prompt_has_permission",
 	"Agent Summary Prompt": "huf.ai.prompts.prompt_has_permission",

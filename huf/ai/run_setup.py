@@ -11,9 +11,11 @@ from frappe import _
 from frappe.utils import cint
 
 from huf.ai import memory
+from huf.ai.artifacts import artifact_tools, keeper
 from huf.ai.conversations import load_history
 from huf.ai.cost import cost_function
 from huf.ai.engine import llm
+from huf.ai.engine.artifacts import stasher
 from huf.ai.engine.context import ContextSettings, build_context
 from huf.ai.engine.events import Usage
 from huf.ai.engine.loop import DEFAULT_MAX_RESPONSE_CHARS, LoopSettings
@@ -91,14 +93,17 @@ def prepare_run(
 		deadline=cint(limits.get("model_call_timeout")) or llm.DEFAULT_DEADLINE,
 		prompt_caching=bool(agent.get("enable_prompt_caching")),  # markers where the model has a cached price (engine/prompt_cache.py)
 	)
+	max_chars = agent.max_context_chars or 0
 	settings = LoopSettings(
 		max_turns=agent.max_turns or 10,
-		max_context_chars=agent.max_context_chars or 0,
+		max_context_chars=max_chars,
 		max_response_chars=cint(limits.get("max_response_chars")) or DEFAULT_MAX_RESPONSE_CHARS,
+		overflow=stasher(keeper(ctx)) if max_chars else None,  # a longer result is kept whole as an artifact
 	)
 	tools = load_agent_tools(agent, ctx) + knowledge_tools(agent) + memory.memory_tools(agent, ctx)
 	mcp_tools, pool = create_mcp_tools(agent)  # last: nothing after it can fail and leave the pool open
-	return PreparedRun(request, mcp_tools + tools, settings, summary_usage, summary_cost, knowledge, pool, recorded)
+	tools = mcp_tools + tools + artifact_tools(ctx, max_chars, bool(mcp_tools or tools))
+	return PreparedRun(request, tools, settings, summary_usage, summary_cost, knowledge, pool, recorded)
 
 
 def _history(agent, conversation: str, before: int = 0, recorded: dict | None = None) -> tuple[list[dict], Usage, float]:

@@ -38,7 +38,7 @@ from huf.ai.engine.events import (
 	UsageEvent,
 )
 from huf.ai.engine.messages import ResultLookup, repair_message_sequence, tool_images_message
-from huf.ai.engine.tools import Tool, ToolImage, ToolOutcome, execute_tool_call
+from huf.ai.engine.tools import Overflow, Tool, ToolImage, ToolOutcome, execute_tool_call
 
 CostOf = Callable[[str, Usage], float]
 ModelCall = Callable[..., llm.ModelTurn]
@@ -57,6 +57,7 @@ class LoopSettings:
 	max_turns: int = 10
 	max_context_chars: int = 20000
 	max_response_chars: int = DEFAULT_MAX_RESPONSE_CHARS  # answer text of the whole run; 0: no limit
+	overflow: Overflow | None = None  # a tool result over max_context_chars: kept whole, shown as a reference (artifacts.py)
 
 
 @dataclass(frozen=True)
@@ -120,6 +121,7 @@ def run_loop(
 		max_chars=settings.max_response_chars,
 		tools=by_name,
 		max_context_chars=settings.max_context_chars,
+		overflow=settings.overflow,
 		should_cancel=should_cancel,
 		can_pause=can_pause,
 	)
@@ -174,6 +176,7 @@ class _State:
 	model: str = ""
 	tools: Mapping[str, Tool] = field(default_factory=dict)
 	max_context_chars: int = 0
+	overflow: Overflow | None = None
 	should_cancel: Callable[[], bool] = lambda: False
 	can_pause: bool = True
 	vision: bool | None = None  # whether the model takes images; asked once, when a result has one
@@ -202,7 +205,7 @@ class _State:
 			if self.needs_approval(call) and not (decision and decision.approved):
 				outcome = _refused(call, decision)
 			else:
-				outcome = execute_tool_call(call, self.tools, self.max_context_chars, self.takes_images)
+				outcome = execute_tool_call(call, self.tools, self.max_context_chars, self.takes_images, self.overflow)
 			self.on_event(
 				ToolResultEvent(
 					call=call,

@@ -154,13 +154,23 @@ class ToolOutcome:
 	images: tuple[ToolImage, ...] = ()
 
 
+# (the call's name, a result longer than max_chars, max_chars) -> what the model reads instead, or
+# None to cut it (engine/artifacts.py ``stasher``: kept whole, shown as a reference)
+Overflow = Callable[[str, str, int], "str | None"]
+
+
 def execute_tool_call(
-	call: ToolCall, tools: Mapping[str, Tool], max_chars: int, takes_images: Callable[[], bool] = lambda: False
+	call: ToolCall,
+	tools: Mapping[str, Tool],
+	max_chars: int,
+	takes_images: Callable[[], bool] = lambda: False,
+	overflow: Overflow | None = None,
 ) -> ToolOutcome:
 	"""Run one call to completion; every failure is an outcome, never an exception. A ToolError's
 	message goes to the model as it is; any other exception only as a general message (``detail``
-	keeps the full one). ``max_chars`` cuts what the model reads; a ``ToolOutput`` result is kept
-	as cut, with its images when ``takes_images()`` (asked only for a result that has some)."""
+	keeps the full one). A result over ``max_chars`` goes to ``overflow`` when there is one, else it
+	is cut; a ``ToolOutput`` result is kept as the model read it, with its images when
+	``takes_images()`` (asked only for a result that has some)."""
 	started = time.perf_counter()
 	try:
 		tool = tools.get(call.name)
@@ -184,9 +194,9 @@ def execute_tool_call(
 		return ToolOutcome(content, False, message, None, truncated, _ms(started), f"{type(error).__name__}: {error}")
 	if isinstance(result, ToolOutput):
 		text, images = result.render(any(isinstance(part, ToolImage) for part in result.parts) and takes_images())
-		content, truncated = truncate(text, max_chars)
+		content, truncated = fit(call.name, text, max_chars, overflow)
 		return ToolOutcome(content, True, None, content, truncated, _ms(started), images=images)
-	content, truncated = truncate(serialize_result(result), max_chars)
+	content, truncated = fit(call.name, serialize_result(result), max_chars, overflow)
 	return ToolOutcome(content, True, None, result, truncated, _ms(started))
 
 
@@ -218,6 +228,14 @@ def serialize_result(value: Any) -> str:
 	if isinstance(value, str):
 		return value
 	return json.dumps(value, default=str, ensure_ascii=False)
+
+
+def fit(name: str, text: str, max_chars: int, overflow: Overflow | None) -> tuple[str, bool]:
+	"""``text`` as the model reads it, and whether that is not all of it."""
+	if max_chars <= 0 or len(text) <= max_chars:
+		return text, False
+	shown = overflow(name, text, max_chars) if overflow else None
+	return (shown, True) if shown is not None else truncate(text, max_chars)
 
 
 def truncate(text: str, max_chars: int) -> tuple[str, bool]:

@@ -34,8 +34,10 @@ class AgentConversation(Document):
 	# end: auto-generated types
 
 	def on_trash(self):
-		"""Deleting a conversation deletes its log (feedback, messages, tool calls, runs) with it, so the
+		"""Deleting a conversation deletes its log (artifacts, feedback, messages, tool calls, runs) with it, so the
 		Desk's delete works instead of stopping at the first linked message."""
+		for artifact in frappe.get_all("Agent Context Artifact", filters={"conversation": self.name}, pluck="name"):
+			frappe.delete_doc("Agent Context Artifact", artifact, ignore_permissions=True, force=True)  # with its file
 		frappe.db.delete("Agent Run Feedback", {"conversation": self.name})
 		frappe.db.delete("Agent Message", {"conversation": self.name})
 		frappe.db.delete("Agent Tool Call", {"conversation": self.name})
