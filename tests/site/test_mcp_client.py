@@ -80,8 +80,8 @@ def test_an_agent_calls_an_mcp_tool_through_a_worker(site, llm, workers, mcp):
 def test_an_mcp_image_reaches_a_vision_model_once_and_only_its_note_is_stored(site, llm, mcp):
 	"""The run's next model call gets the image after the tool result; the tool call row and the
 	tool message keep the text the model read (the note, no image data), so the next run's history
-	replays the tool message and no image message. A long result is cut once, by the agent's Max
-	Context Characters, and stored as cut."""
+	replays the tool message and no image message. A result over the agent's Max Context Characters
+	is kept as an artifact and stored as the reference the model read."""
 	server = mcp_server("huf-t-pictures", mcp.url + "/mcp", tool_namespace="pics")
 	sync_mcp_server_tools(server.name)
 	names = {tool: row.namespaced_name for tool, row in rows(server.name).items()}
@@ -110,7 +110,8 @@ def test_an_mcp_image_reaches_a_vision_model_once_and_only_its_note_is_stored(si
 	assert [messages[c] for c in ("c1", "c2")] == [sent[3]["content"], sent[4]["content"]]
 	assert "[image: image/png, 70 bytes; shown to you in a message after the tool results" in messages["c1"]
 	assert "iVBOR" not in json.dumps(calls) + json.dumps(messages)
-	assert messages["c2"].endswith("[truncated: the result was 5000 characters; only the first 1000 are shown]")
+	reference = json.loads(messages["c2"])  # over Max Context Characters: kept whole, the model reads a reference
+	assert "The result is 5,000 characters" in reference["note"] and frappe.db.exists("Agent Context Artifact", reference["artifact"])
 
 	run_agent_sync(agent, "And now?", conversation_id=first["conversation"], now=True)
 	replayed = llm.chat_requests[-1]["body"]["messages"]
