@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { Plus } from "lucide-react";
-import { useEffect } from "react";
+import { Brain, Plus } from "lucide-react";
+import { useEffect, useRef, useState } from "react";
 import { Link, NavLink, useNavigate, useParams, useSearchParams } from "react-router";
 import { Button } from "../../components/ui/button";
 import { Select } from "../../components/ui/field";
@@ -10,6 +10,7 @@ import { useMe } from "../../lib/me";
 import { subscribe } from "../../lib/realtime";
 import { chatApi } from "./api";
 import { ChatView } from "./ChatView";
+import { MemoryPanel } from "./MemoryPanel";
 
 const chatPath = (agent: string, conversation?: string | null) => `/chat/${encodeURIComponent(agent)}${conversation ? `/${encodeURIComponent(conversation)}` : ""}`;
 const LAST_AGENT = "huf_chat_agent"; // the agent chosen last time, in this browser
@@ -24,6 +25,8 @@ export function ChatPage() {
 	const me = useMe();
 	const agents = useQuery({ queryKey: ["chat-agents"], queryFn: chatApi.agents });
 	const current = agents.data?.find((a) => a.name === agent);
+	const [memoryOpen, setMemoryOpen] = useState(false);
+	const memoryToggle = useRef<HTMLButtonElement>(null);
 	const conversations = useQuery({ queryKey: ["conversations", agent], queryFn: () => chatApi.conversations(agent ?? ""), enabled: Boolean(current) });
 
 	useEffect(() => {
@@ -59,9 +62,14 @@ export function ChatPage() {
 	}
 	if (!agent) return <Loading />;
 	const title = conversations.data?.find((c) => c.name === conversation)?.title;
+	const memory = current?.conversation_memory && conversation ? conversation : null; // the conversation whose memory can be shown
+	const closeMemory = () => {
+		setMemoryOpen(false);
+		memoryToggle.current?.focus();
+	};
 
 	return (
-		<div className="flex h-[calc(100vh-3.25rem)] flex-col md:h-screen md:flex-row">
+		<div className="relative flex h-[calc(100vh-3.25rem)] flex-col md:h-screen md:flex-row">
 			<aside aria-label="Conversations" className={cn("flex shrink-0 flex-col gap-2 border-b border-slate-200 bg-white p-3 md:w-64 md:border-b-0 md:border-r", conversation && "hidden md:flex")}>
 				<label htmlFor="chat-agent" className="text-xs font-semibold uppercase tracking-wide text-slate-500">
 					Agent
@@ -103,6 +111,12 @@ export function ChatPage() {
 					) : null}
 					<h1 className="min-w-0 max-w-[60%] shrink-0 truncate text-base font-semibold">{agent}</h1>
 					{title ? <p className="min-w-0 truncate text-sm text-slate-600">· {title}</p> : null}
+					{memory ? (
+						<Button ref={memoryToggle} variant={memoryOpen ? "default" : "outline"} size="sm" className="ml-auto shrink-0" aria-expanded={memoryOpen} aria-controls="chat-memory" onClick={() => setMemoryOpen(!memoryOpen)}>
+							<Brain className="h-4 w-4" aria-hidden />
+							Memory
+						</Button>
+					) : null}
 				</header>
 				{current ? (
 					<ChatView agent={agent} allowFiles={Boolean(current.allow_file_attachments)} conversation={conversation ?? null} onConversation={(c) => navigate(chatPath(agent, c), { replace: true })} />
@@ -117,6 +131,7 @@ export function ChatPage() {
 					</div>
 				)}
 			</section>
+			{memory && memoryOpen ? <MemoryPanel id="chat-memory" conversation={memory} onClose={closeMemory} /> : null}
 		</div>
 	);
 }
