@@ -87,11 +87,11 @@ describe("ChatPage", () => {
 		toggle.focus();
 		await userEvent.keyboard("{Enter}");
 		expect(toggle.getAttribute("aria-expanded")).toBe("true");
-		const panel = screen.getByRole("complementary", { name: "Memory" });
+		const panel = screen.getByRole("region", { name: "Memory" });
 		expect(toggle.getAttribute("aria-controls")).toBe(panel.id);
 		expect(await screen.findByRole("article", { name: "city" })).toBeTruthy();
 		await userEvent.click(screen.getByRole("button", { name: "Close memory" }));
-		expect(screen.queryByRole("complementary", { name: "Memory" })).toBeNull();
+		expect(screen.queryByRole("region", { name: "Memory" })).toBeNull();
 		expect(document.activeElement).toBe(toggle);
 	});
 

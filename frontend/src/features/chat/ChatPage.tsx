@@ -69,7 +69,7 @@ export function ChatPage() {
 	};
 
 	return (
-		<div className="relative flex h-[calc(100vh-3.25rem)] flex-col md:h-screen md:flex-row">
+		<div className="flex h-[calc(100vh-3.25rem)] flex-col md:h-screen md:flex-row">
 			<aside aria-label="Conversations" className={cn("flex shrink-0 flex-col gap-2 border-b border-slate-200 bg-white p-3 md:w-64 md:border-b-0 md:border-r", conversation && "hidden md:flex")}>
 				<label htmlFor="chat-agent" className="text-xs font-semibold uppercase tracking-wide text-slate-500">
 					Agent
@@ -102,7 +102,7 @@ export function ChatPage() {
 					</ul>
 				</nav>
 			</aside>
-			<section aria-label={`Chat with ${agent}`} className="flex min-h-0 flex-1 flex-col">
+			<section aria-label={`Chat with ${agent}`} className="flex min-h-0 min-w-0 flex-1 flex-col">
 				<header className="flex items-center gap-2 border-b border-slate-200 bg-white px-4 py-2">
 					{conversation ? (
 						<Button variant="ghost" size="sm" className="shrink-0 whitespace-nowrap md:hidden" onClick={() => navigate(chatPath(agent))}>
@@ -114,12 +114,17 @@ export function ChatPage() {
 					{memory ? (
 						<Button ref={memoryToggle} variant={memoryOpen ? "default" : "outline"} size="sm" className="ml-auto shrink-0" aria-expanded={memoryOpen} aria-controls="chat-memory" onClick={() => setMemoryOpen(!memoryOpen)}>
 							<Brain className="h-4 w-4" aria-hidden />
-							Memory
+							<span className="sr-only sm:not-sr-only">Memory</span>
 						</Button>
 					) : null}
 				</header>
 				{current ? (
-					<ChatView agent={agent} allowFiles={Boolean(current.allow_file_attachments)} conversation={conversation ?? null} onConversation={(c) => navigate(chatPath(agent, c), { replace: true })} />
+					<div className="relative flex min-h-0 flex-1">
+						<div className="min-w-0 flex-1">
+							<ChatView agent={agent} allowFiles={Boolean(current.allow_file_attachments)} conversation={conversation ?? null} onConversation={(c) => navigate(chatPath(agent, c), { replace: true })} />
+						</div>
+						{memory && memoryOpen ? <MemoryPanel id="chat-memory" conversation={memory} onClose={closeMemory} /> : null}
+					</div>
 				) : (
 					<div className="grid gap-2 p-4">
 						<ErrorNote error={`You can't chat with “${agent}”: it doesn't exist, isn't open for chat, or isn't shared with you.`} />
@@ -131,7 +136,6 @@ export function ChatPage() {
 					</div>
 				)}
 			</section>
-			{memory && memoryOpen ? <MemoryPanel id="chat-memory" conversation={memory} onClose={closeMemory} /> : null}
 		</div>
 	);
 }

@@ -46,7 +46,7 @@ const order: MemoryItem = { key: "order", value: { id: 42, items: ["tea"] }, inj
 describe("MemoryPanel", () => {
 	it("explains itself and says when nothing is remembered yet", async () => {
 		open();
-		expect(screen.getByRole("complementary", { name: "Memory" })).toBeTruthy();
+		expect(screen.getByRole("region", { name: "Memory" })).toBeTruthy();
 		expect(screen.getByText("What the agent remembers in this conversation.")).toBeTruthy();
 		expect(await screen.findByText(/Nothing yet/)).toBeTruthy();
 	});
@@ -130,11 +130,18 @@ describe("MemoryPanel", () => {
 		expect(await screen.findByRole("article", { name: "order" })).toBeTruthy();
 	});
 
-	it("closes with its own button", async () => {
+	it("closes with its own button, or Escape unless a value is being typed", async () => {
+		stored = [city];
 		const onClose = vi.fn();
 		open(onClose);
 		await userEvent.click(screen.getByRole("button", { name: "Close memory" }));
 		expect(onClose).toHaveBeenCalledOnce();
+		await userEvent.click(await screen.findByRole("button", { name: "Edit city" }));
+		await userEvent.keyboard("{Escape}");
+		expect(onClose).toHaveBeenCalledOnce();
+		screen.getByRole("button", { name: "Cancel" }).focus();
+		await userEvent.keyboard("{Escape}");
+		expect(onClose).toHaveBeenCalledTimes(2);
 	});
 });
 

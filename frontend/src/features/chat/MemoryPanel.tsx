@@ -22,14 +22,19 @@ const when = (at: string) => new Date(at.replace(" ", "T")).toLocaleString();
 
 type MemoryPanelProps = { id: string; conversation: string; onClose: () => void };
 
-/** What the agent remembers in the open conversation; its owner changes or clears each value. On
- * narrow screens the panel covers the chat until it is closed. */
+/** What the agent remembers in the open conversation; its owner changes or clears each value. Beside
+ * the chat on wide screens; below that it covers the chat (all of it on a phone) until closed. */
 export function MemoryPanel({ id, conversation, onClose }: MemoryPanelProps) {
 	const memory = useQuery({ queryKey: memoryKey(conversation), queryFn: () => chatApi.memory(conversation) });
 	const heading = useRef<HTMLHeadingElement>(null);
 	useEffect(() => heading.current?.focus(), []);
 	return (
-		<aside id={id} aria-labelledby={`${id}-title`} className="absolute inset-0 z-10 flex flex-col gap-3 overflow-y-auto bg-white p-4 md:static md:w-80 md:shrink-0 md:border-l md:border-slate-200">
+		<section
+			id={id}
+			aria-labelledby={`${id}-title`}
+			className="absolute inset-0 z-10 flex flex-col gap-3 overflow-y-auto bg-white p-4 sm:left-auto sm:w-96 sm:border-l sm:border-slate-200 sm:shadow-xl xl:static xl:w-80 xl:shrink-0 xl:shadow-none"
+			onKeyDown={(event) => event.key === "Escape" && !(event.target instanceof HTMLTextAreaElement) && onClose()} // a value being typed stays
+		>
 			<div className="flex items-start gap-2">
 				<div className="min-w-0 flex-1">
 					<h2 id={`${id}-title`} ref={heading} tabIndex={-1} className="text-base font-semibold text-slate-900 focus:outline-none">
@@ -53,7 +58,7 @@ export function MemoryPanel({ id, conversation, onClose }: MemoryPanelProps) {
 					))}
 				</ul>
 			) : null}
-		</aside>
+		</section>
 	);
 }
 
