@@ -109,7 +109,7 @@ export function ChatPage() {
 							All conversations
 						</Button>
 					) : null}
-					<h1 className="min-w-0 max-w-[60%] shrink-0 truncate text-base font-semibold">{agent}</h1>
+					<h1 className="min-w-0 max-w-[60%] truncate text-base font-semibold sm:shrink-0">{agent}</h1>
 					{title ? <p className="min-w-0 truncate text-sm text-slate-600">· {title}</p> : null}
 					{memory ? (
 						<Button ref={memoryToggle} variant={memoryOpen ? "default" : "outline"} size="sm" className="ml-auto shrink-0" aria-expanded={memoryOpen} aria-controls="chat-memory" onClick={() => setMemoryOpen(!memoryOpen)}>
