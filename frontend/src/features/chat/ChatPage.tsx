@@ -109,8 +109,8 @@ export function ChatPage() {
 							All conversations
 						</Button>
 					) : null}
-					<h1 className="min-w-0 max-w-[60%] truncate text-base font-semibold sm:shrink-0">{agent}</h1>
-					{title ? <p className="min-w-0 truncate text-sm text-slate-600">· {title}</p> : null}
+					<h1 className="min-w-0 max-w-[60%] truncate text-base font-semibold">{agent}</h1>
+					{title ? <p className="min-w-0 shrink-[100] truncate text-sm text-slate-600">· {title}</p> : null /* it gives way before the name */}
 					{memory ? (
 						<Button ref={memoryToggle} variant={memoryOpen ? "default" : "outline"} size="sm" className="ml-auto shrink-0" aria-expanded={memoryOpen} aria-controls="chat-memory" onClick={() => setMemoryOpen(!memoryOpen)}>
 							<Brain className="h-4 w-4" aria-hidden />
