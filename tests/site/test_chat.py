@@ -61,7 +61,8 @@ def test_new_conversation_starts_fresh_and_a_refused_message_leaves_nothing(site
 		assert listed[:2] == [fresh["conversation"], first]
 		page = get_agent_chat_messages(fresh["conversation"])
 		assert page["active_run"] == fresh["run"]  # queued: a reopened page follows it
-		assert agent in [a["name"] for a in get_chat_agents()]
+		agents = {a["name"]: a for a in get_chat_agents()}
+		assert agents[agent]["conversation_memory"] == 0  # no memory panel for an agent without memory
 	with as_user(make_user("snoop@huf.test", ["Huf User"])):
 		assert get_chat_conversations(agent) == []
 

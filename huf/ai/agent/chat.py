@@ -46,8 +46,12 @@ def send_agent_chat_message(
 
 @frappe.whitelist()
 def get_chat_agents() -> list[dict]:
-	"""The agents open for chat that the caller may use."""
-	return runnable_agents(chat_only=True)
+	"""The agents open for chat that the caller may use; ``conversation_memory`` says whether the chat
+	shows the memory panel (the agent has Allow Conversation Data Management)."""
+	agents = runnable_agents(chat_only=True)
+	for agent in agents:
+		agent["conversation_memory"] = cint(frappe.get_cached_doc("Agent", agent["name"]).get("enable_conversation_data"))
+	return agents
 
 
 @frappe.whitelist()

@@ -12,9 +12,10 @@ let titles: Record<string, string> = { C1: "Invoices", C2: "Travel" };
 
 vi.mock("../../lib/api", () => ({
 	call: vi.fn(async (method: string, args: Record<string, unknown> = {}) => {
-		if (method.endsWith("get_chat_agents")) return [{ name: "Helper", description: "", allow_file_attachments: 0 }, { name: "Writer", description: "", allow_file_attachments: 0 }];
+		if (method.endsWith("get_chat_agents")) return [{ name: "Helper", description: "", allow_file_attachments: 0, conversation_memory: 1 }, { name: "Writer", description: "", allow_file_attachments: 0, conversation_memory: 0 }];
 		if (method.endsWith("get_chat_conversations")) return Object.entries(titles).map(([name, title]) => ({ name, title, creation: "", total_messages: 2 }));
 		if (method.endsWith("get_agent_chat_messages")) return { conversation: args.conversation_id, agent: "Writer", title: null, messages: [], has_more: false, runs: {}, active_run: null };
+		if (method.endsWith("get_conversation_memory")) return [{ key: "city", value: "Porto", inject: true, updated_at: null }];
 		if (method.endsWith("get_me")) return { user: "a@b.c", full_name: "A", is_manager: false, capabilities: { "agent.manage": false } };
 		throw new Error(`unexpected ${method}`);
 	}),
@@ -77,5 +78,30 @@ describe("ChatPage", () => {
 		titles = { C1: "Refund for order 42" };
 		for (const listener of titled) listener({ conversation: "C1", title: "Refund for order 42" });
 		expect(await screen.findByRole("link", { name: "Refund for order 42" })).toBeTruthy();
+	});
+
+	it("opens and closes the memory of a conversation whose agent remembers, from a labelled toggle", async () => {
+		open("/chat/Helper/C1");
+		const toggle = await screen.findByRole("button", { name: "Memory" });
+		expect(toggle.getAttribute("aria-expanded")).toBe("false");
+		toggle.focus();
+		await userEvent.keyboard("{Enter}");
+		expect(toggle.getAttribute("aria-expanded")).toBe("true");
+		const panel = screen.getByRole("region", { name: "Memory" });
+		expect(toggle.getAttribute("aria-controls")).toBe(panel.id);
+		expect(await screen.findByRole("article", { name: "city" })).toBeTruthy();
+		await userEvent.click(screen.getByRole("button", { name: "Close memory" }));
+		expect(screen.queryByRole("region", { name: "Memory" })).toBeNull();
+		expect(document.activeElement).toBe(toggle);
+	});
+
+	it("offers no memory for an agent without it, nor before a conversation exists", async () => {
+		open("/chat/Writer/C2");
+		await screen.findByText("· Travel");
+		expect(screen.queryByRole("button", { name: "Memory" })).toBeNull();
+		cleanup();
+		open("/chat/Helper");
+		await screen.findByRole("heading", { name: "Helper" });
+		expect(screen.queryByRole("button", { name: "Memory" })).toBeNull();
 	});
 });

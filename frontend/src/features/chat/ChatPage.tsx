@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { Plus } from "lucide-react";
-import { useEffect } from "react";
+import { Brain, Plus } from "lucide-react";
+import { useEffect, useRef, useState } from "react";
 import { Link, NavLink, useNavigate, useParams, useSearchParams } from "react-router";
 import { Button } from "../../components/ui/button";
 import { Select } from "../../components/ui/field";
@@ -10,6 +10,7 @@ import { useMe } from "../../lib/me";
 import { subscribe } from "../../lib/realtime";
 import { chatApi } from "./api";
 import { ChatView } from "./ChatView";
+import { MemoryPanel } from "./MemoryPanel";
 
 const chatPath = (agent: string, conversation?: string | null) => `/chat/${encodeURIComponent(agent)}${conversation ? `/${encodeURIComponent(conversation)}` : ""}`;
 const LAST_AGENT = "huf_chat_agent"; // the agent chosen last time, in this browser
@@ -24,6 +25,8 @@ export function ChatPage() {
 	const me = useMe();
 	const agents = useQuery({ queryKey: ["chat-agents"], queryFn: chatApi.agents });
 	const current = agents.data?.find((a) => a.name === agent);
+	const [memoryOpen, setMemoryOpen] = useState(false);
+	const memoryToggle = useRef<HTMLButtonElement>(null);
 	const conversations = useQuery({ queryKey: ["conversations", agent], queryFn: () => chatApi.conversations(agent ?? ""), enabled: Boolean(current) });
 
 	useEffect(() => {
@@ -59,6 +62,11 @@ export function ChatPage() {
 	}
 	if (!agent) return <Loading />;
 	const title = conversations.data?.find((c) => c.name === conversation)?.title;
+	const memory = current?.conversation_memory && conversation ? conversation : null; // the conversation whose memory can be shown
+	const closeMemory = () => {
+		setMemoryOpen(false);
+		memoryToggle.current?.focus();
+	};
 
 	return (
 		<div className="flex h-[calc(100vh-3.25rem)] flex-col md:h-screen md:flex-row">
@@ -94,18 +102,29 @@ export function ChatPage() {
 					</ul>
 				</nav>
 			</aside>
-			<section aria-label={`Chat with ${agent}`} className="flex min-h-0 flex-1 flex-col">
+			<section aria-label={`Chat with ${agent}`} className="flex min-h-0 min-w-0 flex-1 flex-col">
 				<header className="flex items-center gap-2 border-b border-slate-200 bg-white px-4 py-2">
 					{conversation ? (
 						<Button variant="ghost" size="sm" className="shrink-0 whitespace-nowrap md:hidden" onClick={() => navigate(chatPath(agent))}>
 							All conversations
 						</Button>
 					) : null}
-					<h1 className="min-w-0 max-w-[60%] shrink-0 truncate text-base font-semibold">{agent}</h1>
-					{title ? <p className="min-w-0 truncate text-sm text-slate-600">· {title}</p> : null}
+					<h1 className="min-w-0 max-w-[60%] truncate text-base font-semibold">{agent}</h1>
+					{title ? <p className="min-w-0 shrink-[100] truncate text-sm text-slate-600">· {title}</p> : null /* it gives way before the name */}
+					{memory ? (
+						<Button ref={memoryToggle} variant={memoryOpen ? "default" : "outline"} size="sm" className="ml-auto shrink-0" aria-expanded={memoryOpen} aria-controls="chat-memory" onClick={() => setMemoryOpen(!memoryOpen)}>
+							<Brain className="h-4 w-4" aria-hidden />
+							<span className="sr-only sm:not-sr-only">Memory</span>
+						</Button>
+					) : null}
 				</header>
 				{current ? (
-					<ChatView agent={agent} allowFiles={Boolean(current.allow_file_attachments)} conversation={conversation ?? null} onConversation={(c) => navigate(chatPath(agent, c), { replace: true })} />
+					<div className="relative flex min-h-0 flex-1">
+						<div className="min-w-0 flex-1">
+							<ChatView agent={agent} allowFiles={Boolean(current.allow_file_attachments)} conversation={conversation ?? null} onConversation={(c) => navigate(chatPath(agent, c), { replace: true })} />
+						</div>
+						{memory && memoryOpen ? <MemoryPanel id="chat-memory" conversation={memory} onClose={closeMemory} /> : null}
+					</div>
 				) : (
 					<div className="grid gap-2 p-4">
 						<ErrorNote error={`You can't chat with “${agent}”: it doesn't exist, isn't open for chat, or isn't shared with you.`} />

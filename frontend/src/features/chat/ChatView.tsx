@@ -5,7 +5,7 @@ import { Button } from "../../components/ui/button";
 import { ErrorNote, Loading } from "../../components/ui/status";
 import { useMe } from "../../lib/me";
 import { RunStream } from "../../lib/sse";
-import { chatApi } from "./api";
+import { chatApi, memoryKey } from "./api";
 import { Answer } from "./Answer";
 import { Composer } from "./Composer";
 import { applyEvent, approvalsFrom, attentionFrom, itemsFromMessages, newAnswer, type AnswerItem, type ChatItem, type FileRef } from "./state";
@@ -45,6 +45,7 @@ export function ChatView({ agent, allowFiles, conversation, onConversation }: Ch
 				onEnd: () => {
 					setReconnecting(false);
 					void queryClient.invalidateQueries({ queryKey: ["conversations", agent] });
+					void queryClient.invalidateQueries({ queryKey: memoryKey(conv) }); // the agent may have saved something
 					if (!follower.finished) return; // lost for good: keep what was shown, with its error
 					void queryClient.invalidateQueries({ queryKey: ["messages", conv] }).then(() => setLive((current) => (current?.answer.run === run ? null : current))); // a newer answer may be live by now
 				},

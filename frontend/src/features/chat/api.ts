@@ -1,9 +1,14 @@
 import { call } from "../../lib/api";
 import type { StoredApproval, StoredMessage, StoredRun } from "./state";
 
-export type ChatAgent = { name: string; description: string; allow_file_attachments: 0 | 1 };
+export type ChatAgent = { name: string; description: string; allow_file_attachments: 0 | 1; conversation_memory?: 0 | 1 };
+/** One thing the agent remembers in a conversation; `inject`: shown to it on every turn. */
+export type MemoryItem = { key: string; value: unknown; inject: boolean; updated_at: string | null };
 export type Conversation = { name: string; title: string | null; creation: string; total_messages: number };
 export type MessagePage = { conversation: string; agent: string; title: string | null; messages: StoredMessage[]; has_more: boolean; runs: Record<string, StoredRun>; active_run: string | null; awaiting_approval?: StoredApproval[]; needs_attention?: StoredApproval[] };
+
+/** The query of a conversation's memory: the panel reads it, an answer's end refreshes it. */
+export const memoryKey = (conversation: string) => ["memory", conversation] as const;
 
 export const chatApi = {
 	agents: () => call<ChatAgent[]>("huf.ai.agent.chat.get_chat_agents"),
@@ -20,6 +25,9 @@ export const chatApi = {
 		call<{ status: string }>("huf.ai.agent.approvals.decide_tool_call", { run, call_id: callId, decision, ...(comment ? { comment } : {}) }, true),
 	resolve: (run: string, callId: string, action: "retry" | "skip" | "end", value?: string) =>
 		call<{ status: string }>("huf.ai.agent.approvals.resolve_interrupted_call", { run, tool_call: callId, action, ...(value ? { value } : {}) }, true),
+	memory: (conversation: string) => call<MemoryItem[]>("huf.ai.memory.get_conversation_memory", { conversation }),
+	/** `value` is JSON text; "" forgets the key. Gives the conversation's memory as it is now. */
+	remember: (conversation: string, key: string, value: string) => call<MemoryItem[]>("huf.ai.memory.set_conversation_memory", { conversation, key, value }, true),
 	cancel: (run: string) => call("huf.ai.agent.integration.cancel_agent_run", { run }, true),
 	rate: (message: string, feedback: "Thumbs Up" | "Thumbs Down", comments?: string) =>
 		call("huf.ai.agent.feedback.rate_agent_message", { agent_message: message, feedback, ...(comments ? { comments } : {}) }, true),
