@@ -10,7 +10,7 @@ import frappe
 from frappe import _
 from frappe.utils import cint
 
-from huf.ai import memory
+from huf.ai import memory, planning
 from huf.ai.artifacts import artifact_tools, keeper
 from huf.ai.conversations import load_history
 from huf.ai.cost import cost_function
@@ -77,7 +77,7 @@ def prepare_run(
 		recorded.update(template.recorded(PROMPT))
 	instructions = template.body if template else agent.instructions
 	remembered = memory.prompt_block(agent, conversation)  # "" (and no read) unless the agent injects its memory
-	system = "\n\n".join(part for part in (instructions, knowledge.text, remembered) if part)
+	system = "\n\n".join(part for part in (instructions, planning.instructions(agent), knowledge.text, remembered) if part)
 	messages: list[dict] = [{"role": "system", "content": system}] if system else []
 	if with_history and agent.persist_conversation:
 		plan, summary_usage, summary_cost = _history(agent, conversation, history_before, recorded)
@@ -100,7 +100,7 @@ def prepare_run(
 		max_response_chars=cint(limits.get("max_response_chars")) or DEFAULT_MAX_RESPONSE_CHARS,
 		overflow=stasher(keeper(ctx)) if max_chars else None,  # a longer result is kept whole as an artifact
 	)
-	tools = load_agent_tools(agent, ctx) + knowledge_tools(agent) + memory.memory_tools(agent, ctx)
+	tools = load_agent_tools(agent, ctx) + knowledge_tools(agent) + memory.memory_tools(agent, ctx) + planning.planning_tools(agent, ctx)
 	mcp_tools, pool = create_mcp_tools(agent)  # last: nothing after it can fail and leave the pool open
 	tools = mcp_tools + tools + artifact_tools(ctx, max_chars, bool(mcp_tools or tools))
 	return PreparedRun(request, tools, settings, summary_usage, summary_cost, knowledge, pool, recorded)

@@ -10,6 +10,7 @@ from frappe.utils import get_datetime
 
 from huf.ai.flow.api import flow_name
 from huf.ai.resume import ATTENTION, INTERRUPTED
+from huf.ai.planning import plan_of
 from huf.permissions import check_run_access, is_manager
 
 RUN_FIELDS = [
@@ -55,7 +56,7 @@ def get_run_detail(run: str) -> dict:
 	stopped = [
 		{"call_id": c.call_id, "tool": c.tool, "tool_args": c.tool_args} for c in calls if c.status == INTERRUPTED
 	] if doc.status == ATTENTION else []  # fmt: skip
-	return {"run": doc, "timeline": timeline(doc, messages, calls), "children": children, "needs_attention": stopped}
+	return {"run": doc, "timeline": timeline(doc, messages, calls), "children": children, "needs_attention": stopped, "plan": plan_of(run)}
 
 
 def timeline(run: dict, messages: list[dict], calls: list[dict]) -> list[dict]:

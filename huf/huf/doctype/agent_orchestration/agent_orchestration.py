@@ -1,0 +1,10 @@
+# Copyright (c) 2026, Huf contributors
+# For license information, please see license.txt
+
+from frappe.model.document import Document
+
+
+class AgentOrchestration(Document):
+	"""Written only by huf/ai/planning.py (a planned run's plan and its steps)."""
+
+	pass
