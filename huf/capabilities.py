@@ -25,6 +25,7 @@ CAPABILITIES: dict[str, str] = {
 	"tool.read": "See the tools agents can use.",
 	"tool.write": "Create, change and delete tools.",
 	"tool.mcp.write": "Connect MCP servers, sign in to them and bring in their tools.",
+	"tool.mcp.stdio": "Add or change an MCP server that starts a program on this server (with tool.mcp.write).",
 	"provider.write": "Add and change AI providers and models, and test their connection.",
 	"knowledge.read": "See knowledge sources and search them.",
 	"knowledge.write": "Create knowledge sources, add to them and rebuild their index.",
@@ -47,6 +48,7 @@ DOCTYPE_RIGHTS: dict[str, dict[str, str]] = {
 	"tool.read": {"Agent Tool Function": R, "Agent Tool Type": R},
 	"tool.write": {"Agent Tool Function": RW, "Agent Tool Type": RW},
 	"tool.mcp.write": {"MCP Server": RW},
+	"tool.mcp.stdio": {},  # a check in MCP Server's validate, on top of tool.mcp.write's rights
 	"provider.write": {"AI Provider": RW, "AI Model": RW},
 	"knowledge.read": {"Knowledge Source": R, "Knowledge Input": R},
 	"knowledge.write": {"Knowledge Source": RW, "Knowledge Input": RW},

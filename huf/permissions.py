@@ -85,8 +85,8 @@ def require(capability: str, user: str | None = None) -> None:
 		)
 
 
-def is_manager(user: str | None = None) -> bool:
-	"""Sees everyone's conversations and runs (``run.read.all``)."""
+def sees_all_runs(user: str | None = None) -> bool:
+	"""Sees everyone's conversations and runs, not only their own (``run.read.all``)."""
 	return has_capability(user, "run.read.all")
 
 
@@ -129,7 +129,7 @@ def runnable_agents(user: str | None = None, chat_only: bool = False) -> list[di
 
 def owns_conversation(conversation: str, user: str | None = None) -> bool:
 	user = user or frappe.session.user
-	return is_manager(user) or frappe.db.get_value("Agent Conversation", conversation, "user") == user
+	return sees_all_runs(user) or frappe.db.get_value("Agent Conversation", conversation, "user") == user
 
 
 @frappe.whitelist()
@@ -154,19 +154,19 @@ def _escaped(user: str | None) -> str:
 
 
 def conversation_query(user: str | None = None) -> str:
-	if is_manager(user):
+	if sees_all_runs(user):
 		return ""
 	return f"`tabAgent Conversation`.`user` = {_escaped(user)}"
 
 
 def run_query(user: str | None = None) -> str:
-	if is_manager(user):
+	if sees_all_runs(user):
 		return ""
 	return f"`tabAgent Run`.`user` = {_escaped(user)}"
 
 
 def message_query(user: str | None = None) -> str:
-	if is_manager(user):
+	if sees_all_runs(user):
 		return ""
 	return (
 		"`tabAgent Message`.`conversation` in "
@@ -175,17 +175,17 @@ def message_query(user: str | None = None) -> str:
 
 
 def tool_call_query(user: str | None = None) -> str:
-	if is_manager(user):
+	if sees_all_runs(user):
 		return ""
 	return f"`tabAgent Tool Call`.`agent_run` in (select name from `tabAgent Run` where `user` = {_escaped(user)})"
 
 
 def conversation_has_permission(doc, ptype=None, user=None) -> bool:
-	return is_manager(user) or doc.user == (user or frappe.session.user)
+	return sees_all_runs(user) or doc.user == (user or frappe.session.user)
 
 
 def run_has_permission(doc, ptype=None, user=None) -> bool:
-	return is_manager(user) or doc.user == (user or frappe.session.user)
+	return sees_all_runs(user) or doc.user == (user or frappe.session.user)
 
 
 def message_has_permission(doc, ptype=None, user=None) -> bool:
@@ -193,11 +193,11 @@ def message_has_permission(doc, ptype=None, user=None) -> bool:
 
 
 def tool_call_has_permission(doc, ptype=None, user=None) -> bool:
-	return is_manager(user) or frappe.db.get_value("Agent Run", doc.agent_run, "user") == (user or frappe.session.user)
+	return sees_all_runs(user) or frappe.db.get_value("Agent Run", doc.agent_run, "user") == (user or frappe.session.user)
 
 
 def check_run_access(run: str) -> dict:
-	"""The run's status fields when the current user owns it (or manages Huf); PermissionError otherwise."""
+	"""The run's status fields when the current user owns it (or holds run.read.all); PermissionError otherwise."""
 	row = frappe.db.get_value(
 		"Agent Run",
 		run,
@@ -207,6 +207,6 @@ def check_run_access(run: str) -> dict:
 	if not row:
 		frappe.throw(_("Agent Run {0} was not found.").format(run), frappe.DoesNotExistError)
 	user = frappe.session.user
-	if user == "Guest" or not (is_manager(user) or row.user == user):
+	if user == "Guest" or not (sees_all_runs(user) or row.user == user):
 		frappe.throw(_("This run belongs to someone else."), frappe.PermissionError)
 	return row

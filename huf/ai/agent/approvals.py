@@ -7,10 +7,12 @@ import frappe
 from frappe import _
 
 from huf.ai import approvals, resume
+from huf.capabilities import needs
 from huf.permissions import check_run_access
 
 
 @frappe.whitelist(methods=["POST"])
+@needs("agent.run")
 def decide_tool_call(run: str, call_id: str, decision: str, comment: str | None = None) -> dict:
 	"""``decision``: approve or reject. Only the run's owner and Huf managers decide; a run that is
 	not waiting, or a call already decided, is refused (409). Once every waiting call of the round is
@@ -25,6 +27,7 @@ def decide_tool_call(run: str, call_id: str, decision: str, comment: str | None 
 
 
 @frappe.whitelist(methods=["POST"])
+@needs("agent.run")
 def resolve_interrupted_call(run: str, tool_call: str, action: str, value: str | None = None) -> dict:
 	"""A run in Needs Attention stopped on ``tool_call`` (its call id), which may or may not have
 	acted: ``retry`` runs it again, ``skip`` goes on with ``value`` (optional) as its result, ``end``
