@@ -15,6 +15,7 @@ from huf.ai.flow.definitions import parsed
 from huf.permissions import has_capability, sees_all_runs
 
 WAITING = ("Waiting Approval", "Needs Attention")  # the statuses in which the named approvers see a run
+LOOKING = (None, "read", "select", "print", "export", "report")  # rights that change nothing
 
 
 def manages_flow_runs(user: str | None = None) -> bool:
@@ -39,7 +40,7 @@ def flow_run_query(user: str | None = None) -> str:
 
 def flow_run_has_permission(doc, ptype=None, user=None) -> bool:
 	user = user or frappe.session.user
-	if doc.user == user or (manages_flow_runs(user) if ptype not in (None, "read") else sees_all_runs(user)):
+	if doc.user == user or (sees_all_runs(user) if ptype in LOOKING else manages_flow_runs(user)):
 		return True
 	if ptype in (None, "read") and user in (json.loads(doc.deciders) if isinstance(doc.deciders, str) else doc.deciders or []):
 		return True
