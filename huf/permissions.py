@@ -1,9 +1,8 @@
 """Who may do what in Huf: capabilities (huf/capabilities.py) held through Huf Roles, who may run an
 agent, and whose conversations and runs a person sees; ``get_me`` for the web app.
 
-A person's capabilities are those of every Huf Role whose Frappe Role they hold. They are worked out
-once per request (``frappe.local``) from the Frappe roles Frappe already caches and one cached map
-of role -> capabilities, so a check after the first costs a dictionary lookup and no SQL.
+A person's capabilities are those of every Huf Role whose Frappe Role they hold (``has_capability``,
+``require``: in huf/capabilities.py, beside the list, and named here too).
 
 Conversations belong to the user who started them (`Agent Conversation.user`). Runs, messages and
 tool calls follow their conversation. Whoever holds ``run.read.all`` sees everyone's.
@@ -14,75 +13,14 @@ from __future__ import annotations
 import frappe
 from frappe import _
 
-from huf.capabilities import CAPABILITIES, check_known, open_to
-
-ROLE_MAP_KEY = "huf:role_capabilities"
-
-
-def _role_capabilities() -> dict[str, frozenset[str]]:
-	"""Frappe Role -> the capabilities of the Huf Roles mapped to it (cached until a Huf Role changes)."""
-	cached = frappe.cache.get_value(ROLE_MAP_KEY)
-	if cached is None:
-		rows = frappe.get_all(
-			"Huf Role Permission",
-			filters={"parenttype": "Huf Role"},
-			fields=["parent", "capability"],
-			ignore_permissions=True,
-		)
-		roles = dict(frappe.get_all("Huf Role", fields=["name", "frappe_role"], as_list=True, ignore_permissions=True))
-		cached = {}
-		for row in rows:
-			if roles.get(row.parent):
-				cached.setdefault(roles[row.parent], []).append(row.capability)
-		frappe.cache.set_value(ROLE_MAP_KEY, cached)
-	return {role: frozenset(caps) for role, caps in cached.items()}
-
-
-def forget_capabilities() -> None:
-	"""After a Huf Role, a Huf User Role or someone's Frappe roles changed."""
-	frappe.cache.delete_value(ROLE_MAP_KEY)
-	frappe.local.huf_capabilities = {}
-	frappe.local.huf_role_map = None
-
-
-def capabilities(user: str | None = None) -> frozenset[str]:
-	user = user or frappe.session.user
-	known = getattr(frappe.local, "huf_capabilities", None)
-	if known is None:
-		known = frappe.local.huf_capabilities = {}
-	if user not in known:
-		if user == "Guest":
-			known[user] = frozenset()
-		else:
-			by_role = getattr(frappe.local, "huf_role_map", None)
-			if by_role is None:
-				by_role = frappe.local.huf_role_map = _role_capabilities()
-			held = [by_role.get(role, frozenset()) for role in frappe.get_roles(user)]
-			known[user] = frozenset().union(*held)
-	return known[user]
-
-
-def has_capability(user: str | None, capability: str) -> bool:
-	"""Whether ``user`` (None: the signed-in user) holds ``capability``; an unknown name is a bug and raises."""
-	if capability not in CAPABILITIES:
-		check_known(capability)
-	user = user or frappe.session.user
-	known = getattr(frappe.local, "huf_capabilities", None)
-	if known is not None and user in known:
-		return capability in known[user]
-	return capability in capabilities(user)
-
-
-def require(capability: str, user: str | None = None) -> None:
-	"""403 unless the user holds ``capability``, with words a person can take to an admin."""
-	if not has_capability(user, capability):
-		frappe.throw(
-			_("You need the Huf permission \"{0}\" ({1}) for this. Ask whoever runs Huf here to give you a role that has it.").format(
-				capability, _(CAPABILITIES[capability]).rstrip(".").lower()
-			),
-			frappe.PermissionError,
-			title=_("Not allowed"),
-		)
+from huf.capabilities import (  # the checks live beside the list (no import back); these are their names here
+	CAPABILITIES,
+	capabilities,
+	forget_capabilities,  # noqa: F401
+	has_capability,
+	open_to,
+	require,  # noqa: F401
+)
 
 
 def sees_all_runs(user: str | None = None) -> bool:
