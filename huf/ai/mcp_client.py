@@ -5,7 +5,7 @@
 - ``create_mcp_tools(agent)``: the enabled tools of the agent's enabled servers, one MCPPool per run
   (the run closes it, see ``run_setup.PreparedRun.close``); each tool's effect is its row's choice,
   else what the server's hints imply (``engine/effects.mcp_effect``).
-- The whitelisted methods the Desk form and the web app call. Sync and test are for managers;
+- The whitelisted methods the Desk form and the web app call. Sync and test take tool.mcp.write;
   ``get_agent_mcp_servers`` gives whoever may read the agent names and tool counts only.
 - ``auto_sync``: the minute job's part (one query when nothing is due).
 

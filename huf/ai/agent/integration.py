@@ -46,7 +46,7 @@ def run_agent_sync(
 @frappe.whitelist()
 @needs("run.read")
 def get_agent_run_status(run: str) -> dict:
-	"""Status, answer or error of one of the caller's runs (managers: any run)."""
+	"""Status, answer or error of one of the caller's runs (with run.read.all: any run)."""
 	check_run_access(run)
 	return lifecycle.status_of(run)
 
@@ -54,7 +54,7 @@ def get_agent_run_status(run: str) -> dict:
 @frappe.whitelist(methods=["POST"])
 @needs("agent.run")
 def cancel_agent_run(run: str) -> dict:
-	"""Stop one of the caller's runs (managers: any run)."""
+	"""Stop one of the caller's runs (with run.read.all: any run)."""
 	check_run_access(run)
 	return lifecycle.cancel(run)
 
