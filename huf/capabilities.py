@@ -14,7 +14,6 @@ standard permissions are checked against it (tests/site/test_huf_roles.py).
 from __future__ import annotations
 
 import functools
-import importlib
 from collections.abc import Callable
 
 CAPABILITIES: dict[str, str] = {
@@ -26,6 +25,7 @@ CAPABILITIES: dict[str, str] = {
 	"tool.read": "See the tools agents can use.",
 	"tool.write": "Create, change and delete tools.",
 	"tool.mcp.write": "Connect MCP servers, sign in to them and bring in their tools.",
+	"tool.mcp.stdio": "Add or change an MCP server that starts a program on this server (with tool.mcp.write).",
 	"provider.write": "Add and change AI providers and models, and test their connection.",
 	"knowledge.read": "See knowledge sources and search them.",
 	"knowledge.write": "Create knowledge sources, add to them and rebuild their index.",
@@ -48,6 +48,7 @@ DOCTYPE_RIGHTS: dict[str, dict[str, str]] = {
 	"tool.read": {"Agent Tool Function": R, "Agent Tool Type": R},
 	"tool.write": {"Agent Tool Function": RW, "Agent Tool Type": RW},
 	"tool.mcp.write": {"MCP Server": RW},
+	"tool.mcp.stdio": {},  # a check in MCP Server's validate, on top of tool.mcp.write's rights
 	"provider.write": {"AI Provider": RW, "AI Model": RW},
 	"knowledge.read": {"Knowledge Source": R, "Knowledge Input": R},
 	"knowledge.write": {"Knowledge Source": RW, "Knowledge Input": RW},
@@ -101,7 +102,7 @@ def needs(capability: str) -> Callable:
 	def wrap(fn: Callable) -> Callable:
 		@functools.wraps(fn)
 		def checked(*args, **kwargs):
-			importlib.import_module("huf.permissions").require(capability)  # by name: permissions imports this module
+			require(capability)
 			return fn(*args, **kwargs)
 
 		NEEDS[f"{fn.__module__}.{fn.__qualname__}"] = capability
@@ -130,6 +131,92 @@ def markdown_table() -> str:
 	for name, about in CAPABILITIES.items():
 		lines.append(f"| `{name}` | {about} | {', '.join(roles_with(name))} |")
 	return "\n".join(lines)
+
+
+# --- who holds what ---------------------------------------------------------------------------
+# A person's capabilities are those of every Huf Role whose Frappe Role they hold. They are worked out
+# once per request (``frappe.local``) from the Frappe roles Frappe already caches and one cached map
+# of role -> capabilities, so a check after the first costs a dictionary lookup and no SQL. (Frappe
+# is imported inside: ``python -m huf.capabilities`` prints the table without it.)
+
+ROLE_MAP_KEY = "huf:role_capabilities"
+
+
+def _role_capabilities() -> dict[str, frozenset[str]]:
+	"""Frappe Role -> the capabilities of the Huf Roles mapped to it (cached until a Huf Role changes)."""
+	import frappe
+
+	cached = frappe.cache.get_value(ROLE_MAP_KEY)
+	if cached is None:
+		rows = frappe.get_all(
+			"Huf Role Permission",
+			filters={"parenttype": "Huf Role"},
+			fields=["parent", "capability"],
+			ignore_permissions=True,
+		)
+		roles = dict(frappe.get_all("Huf Role", fields=["name", "frappe_role"], as_list=True, ignore_permissions=True))
+		cached = {}
+		for row in rows:
+			if roles.get(row.parent):
+				cached.setdefault(roles[row.parent], []).append(row.capability)
+		frappe.cache.set_value(ROLE_MAP_KEY, cached)
+	return {role: frozenset(caps) for role, caps in cached.items()}
+
+
+def forget_capabilities() -> None:
+	"""After a Huf Role, a Huf User Role or someone's Frappe roles changed."""
+	import frappe
+
+	frappe.cache.delete_value(ROLE_MAP_KEY)
+	frappe.local.huf_capabilities = {}
+	frappe.local.huf_role_map = None
+
+
+def capabilities(user: str | None = None) -> frozenset[str]:
+	import frappe
+
+	user = user or frappe.session.user
+	known = getattr(frappe.local, "huf_capabilities", None)
+	if known is None:
+		known = frappe.local.huf_capabilities = {}
+	if user not in known:
+		if user == "Guest":
+			known[user] = frozenset()
+		else:
+			by_role = getattr(frappe.local, "huf_role_map", None)
+			if by_role is None:
+				by_role = frappe.local.huf_role_map = _role_capabilities()
+			held = [by_role.get(role, frozenset()) for role in frappe.get_roles(user)]
+			known[user] = frozenset().union(*held)
+	return known[user]
+
+
+def has_capability(user: str | None, capability: str) -> bool:
+	"""Whether ``user`` (None: the signed-in user) holds ``capability``; an unknown name is a bug and raises."""
+	import frappe
+
+	if capability not in CAPABILITIES:
+		check_known(capability)
+	user = user or frappe.session.user
+	known = getattr(frappe.local, "huf_capabilities", None)
+	if known is not None and user in known:
+		return capability in known[user]
+	return capability in capabilities(user)
+
+
+def require(capability: str, user: str | None = None) -> None:
+	"""403 unless the user holds ``capability``, with words a person can take to an admin."""
+	import frappe
+	from frappe import _
+
+	if not has_capability(user, capability):
+		frappe.throw(
+			_("You need the Huf permission \"{0}\" ({1}) for this. Ask whoever runs Huf here to give you a role that has it.").format(
+				capability, _(CAPABILITIES[capability]).rstrip(".").lower()
+			),
+			frappe.PermissionError,
+			title=_("Not allowed"),
+		)
 
 
 if __name__ == "__main__":

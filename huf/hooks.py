@@ -33,7 +33,7 @@ scheduler_events = {"cron": {"* * * * *": ["huf.ai.every_minute.run"]}, "daily":
 # Permissions
 # -----------
 # Conversations, and everything recorded in them, belong to the person who started them.
-# Huf Managers and System Managers see all of them.
+# Whoever holds run.read.all (huf/capabilities.py) sees all of them.
 
 permission_query_conditions = {
 	"Agent Conversation": "huf.permissions.conversation_query",

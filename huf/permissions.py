@@ -1,9 +1,8 @@
 """Who may do what in Huf: capabilities (huf/capabilities.py) held through Huf Roles, who may run an
 agent, and whose conversations and runs a person sees; ``get_me`` for the web app.
 
-A person's capabilities are those of every Huf Role whose Frappe Role they hold. They are worked out
-once per request (``frappe.local``) from the Frappe roles Frappe already caches and one cached map
-of role -> capabilities, so a check after the first costs a dictionary lookup and no SQL.
+A person's capabilities are those of every Huf Role whose Frappe Role they hold (``has_capability``,
+``require``: in huf/capabilities.py, beside the list, and named here too).
 
 Conversations belong to the user who started them (`Agent Conversation.user`). Runs, messages and
 tool calls follow their conversation. Whoever holds ``run.read.all`` sees everyone's.
@@ -14,79 +13,18 @@ from __future__ import annotations
 import frappe
 from frappe import _
 
-from huf.capabilities import CAPABILITIES, check_known, open_to
-
-ROLE_MAP_KEY = "huf:role_capabilities"
-
-
-def _role_capabilities() -> dict[str, frozenset[str]]:
-	"""Frappe Role -> the capabilities of the Huf Roles mapped to it (cached until a Huf Role changes)."""
-	cached = frappe.cache.get_value(ROLE_MAP_KEY)
-	if cached is None:
-		rows = frappe.get_all(
-			"Huf Role Permission",
-			filters={"parenttype": "Huf Role"},
-			fields=["parent", "capability"],
-			ignore_permissions=True,
-		)
-		roles = dict(frappe.get_all("Huf Role", fields=["name", "frappe_role"], as_list=True, ignore_permissions=True))
-		cached = {}
-		for row in rows:
-			if roles.get(row.parent):
-				cached.setdefault(roles[row.parent], []).append(row.capability)
-		frappe.cache.set_value(ROLE_MAP_KEY, cached)
-	return {role: frozenset(caps) for role, caps in cached.items()}
+from huf.capabilities import (  # the checks live beside the list (no import back); these are their names here
+	CAPABILITIES,
+	capabilities,
+	forget_capabilities,  # noqa: F401
+	has_capability,
+	open_to,
+	require,  # noqa: F401
+)
 
 
-def forget_capabilities() -> None:
-	"""After a Huf Role, a Huf User Role or someone's Frappe roles changed."""
-	frappe.cache.delete_value(ROLE_MAP_KEY)
-	frappe.local.huf_capabilities = {}
-	frappe.local.huf_role_map = None
-
-
-def capabilities(user: str | None = None) -> frozenset[str]:
-	user = user or frappe.session.user
-	known = getattr(frappe.local, "huf_capabilities", None)
-	if known is None:
-		known = frappe.local.huf_capabilities = {}
-	if user not in known:
-		if user == "Guest":
-			known[user] = frozenset()
-		else:
-			by_role = getattr(frappe.local, "huf_role_map", None)
-			if by_role is None:
-				by_role = frappe.local.huf_role_map = _role_capabilities()
-			held = [by_role.get(role, frozenset()) for role in frappe.get_roles(user)]
-			known[user] = frozenset().union(*held)
-	return known[user]
-
-
-def has_capability(user: str | None, capability: str) -> bool:
-	"""Whether ``user`` (None: the signed-in user) holds ``capability``; an unknown name is a bug and raises."""
-	if capability not in CAPABILITIES:
-		check_known(capability)
-	user = user or frappe.session.user
-	known = getattr(frappe.local, "huf_capabilities", None)
-	if known is not None and user in known:
-		return capability in known[user]
-	return capability in capabilities(user)
-
-
-def require(capability: str, user: str | None = None) -> None:
-	"""403 unless the user holds ``capability``, with words a person can take to an admin."""
-	if not has_capability(user, capability):
-		frappe.throw(
-			_("You need the Huf permission \"{0}\" ({1}) for this. Ask whoever runs Huf here to give you a role that has it.").format(
-				capability, _(CAPABILITIES[capability]).rstrip(".").lower()
-			),
-			frappe.PermissionError,
-			title=_("Not allowed"),
-		)
-
-
-def is_manager(user: str | None = None) -> bool:
-	"""Sees everyone's conversations and runs (``run.read.all``)."""
+def sees_all_runs(user: str | None = None) -> bool:
+	"""Sees everyone's conversations and runs, not only their own (``run.read.all``)."""
 	return has_capability(user, "run.read.all")
 
 
@@ -129,7 +67,7 @@ def runnable_agents(user: str | None = None, chat_only: bool = False) -> list[di
 
 def owns_conversation(conversation: str, user: str | None = None) -> bool:
 	user = user or frappe.session.user
-	return is_manager(user) or frappe.db.get_value("Agent Conversation", conversation, "user") == user
+	return sees_all_runs(user) or frappe.db.get_value("Agent Conversation", conversation, "user") == user
 
 
 @frappe.whitelist()
@@ -154,19 +92,19 @@ def _escaped(user: str | None) -> str:
 
 
 def conversation_query(user: str | None = None) -> str:
-	if is_manager(user):
+	if sees_all_runs(user):
 		return ""
 	return f"`tabAgent Conversation`.`user` = {_escaped(user)}"
 
 
 def run_query(user: str | None = None) -> str:
-	if is_manager(user):
+	if sees_all_runs(user):
 		return ""
 	return f"`tabAgent Run`.`user` = {_escaped(user)}"
 
 
 def message_query(user: str | None = None) -> str:
-	if is_manager(user):
+	if sees_all_runs(user):
 		return ""
 	return (
 		"`tabAgent Message`.`conversation` in "
@@ -175,17 +113,17 @@ def message_query(user: str | None = None) -> str:
 
 
 def tool_call_query(user: str | None = None) -> str:
-	if is_manager(user):
+	if sees_all_runs(user):
 		return ""
 	return f"`tabAgent Tool Call`.`agent_run` in (select name from `tabAgent Run` where `user` = {_escaped(user)})"
 
 
 def conversation_has_permission(doc, ptype=None, user=None) -> bool:
-	return is_manager(user) or doc.user == (user or frappe.session.user)
+	return sees_all_runs(user) or doc.user == (user or frappe.session.user)
 
 
 def run_has_permission(doc, ptype=None, user=None) -> bool:
-	return is_manager(user) or doc.user == (user or frappe.session.user)
+	return sees_all_runs(user) or doc.user == (user or frappe.session.user)
 
 
 def message_has_permission(doc, ptype=None, user=None) -> bool:
@@ -193,11 +131,11 @@ def message_has_permission(doc, ptype=None, user=None) -> bool:
 
 
 def tool_call_has_permission(doc, ptype=None, user=None) -> bool:
-	return is_manager(user) or frappe.db.get_value("Agent Run", doc.agent_run, "user") == (user or frappe.session.user)
+	return sees_all_runs(user) or frappe.db.get_value("Agent Run", doc.agent_run, "user") == (user or frappe.session.user)
 
 
 def check_run_access(run: str) -> dict:
-	"""The run's status fields when the current user owns it (or manages Huf); PermissionError otherwise."""
+	"""The run's status fields when the current user owns it (or holds run.read.all); PermissionError otherwise."""
 	row = frappe.db.get_value(
 		"Agent Run",
 		run,
@@ -207,6 +145,6 @@ def check_run_access(run: str) -> dict:
 	if not row:
 		frappe.throw(_("Agent Run {0} was not found.").format(run), frappe.DoesNotExistError)
 	user = frappe.session.user
-	if user == "Guest" or not (is_manager(user) or row.user == user):
+	if user == "Guest" or not (sees_all_runs(user) or row.user == user):
 		frappe.throw(_("This run belongs to someone else."), frappe.PermissionError)
 	return row

@@ -15,7 +15,7 @@ from frappe.utils import add_to_date, cint, now_datetime
 from huf.ai.engine import artifacts
 from huf.ai.engine.tools import Tool
 from huf.ai.tools.context import RunContext
-from huf.permissions import is_manager
+from huf.permissions import sees_all_runs
 
 DOCTYPE = "Agent Context Artifact"
 INLINE_CHARS = 256 * 1024
@@ -106,7 +106,7 @@ def sweep_expired() -> None:
 
 
 def artifact_query(user: str | None = None) -> str:
-	if is_manager(user):
+	if sees_all_runs(user):
 		return ""
 	owner = frappe.db.escape(user or frappe.session.user)
 	return f"`tab{DOCTYPE}`.`conversation` in (select name from `tabAgent Conversation` where `user` = {owner})"
@@ -114,4 +114,4 @@ def artifact_query(user: str | None = None) -> str:
 
 def artifact_has_permission(doc, ptype=None, user=None) -> bool:
 	user = user or frappe.session.user
-	return is_manager(user) or frappe.db.get_value("Agent Conversation", doc.conversation, "user") == user
+	return sees_all_runs(user) or frappe.db.get_value("Agent Conversation", doc.conversation, "user") == user

@@ -15,6 +15,7 @@ from frappe import _
 from huf.ai.engine import http_tool
 from huf.ai.outbound import check_address
 from huf.ai.tools import http
+from huf.capabilities import needs
 
 
 def validate_url(url: str, tool_name: str | None = None) -> str:
@@ -35,6 +36,7 @@ def validate_url(url: str, tool_name: str | None = None) -> str:
 
 
 @frappe.whitelist(methods=["POST"])
+@needs("tool.write")
 def handle_http_request(tool: str, url: str | None = None, params=None, body=None, body_format: str | None = None) -> dict:
 	"""Try a GET or POST tool's request from its form; the answer the model would read."""
 	doc = _tool_to_try(tool)
@@ -42,6 +44,7 @@ def handle_http_request(tool: str, url: str | None = None, params=None, body=Non
 
 
 @frappe.whitelist(methods=["POST"])
+@needs("tool.write")
 def handle_get_request(tool: str, url: str | None = None, params=None) -> dict:
 	"""``handle_http_request`` for a GET tool."""
 	doc = _tool_to_try(tool, "GET")
@@ -49,6 +52,7 @@ def handle_get_request(tool: str, url: str | None = None, params=None) -> dict:
 
 
 @frappe.whitelist(methods=["POST"])
+@needs("tool.write")
 def handle_post_request(tool: str, url: str | None = None, params=None, body=None, body_format: str | None = None) -> dict:
 	"""``handle_http_request`` for a POST tool."""
 	doc = _tool_to_try(tool, "POST")

@@ -5,7 +5,7 @@
 - ``create_mcp_tools(agent)``: the enabled tools of the agent's enabled servers, one MCPPool per run
   (the run closes it, see ``run_setup.PreparedRun.close``); each tool's effect is its row's choice,
   else what the server's hints imply (``engine/effects.mcp_effect``).
-- The whitelisted methods the Desk form and the web app call. Sync and test are for managers;
+- The whitelisted methods the Desk form and the web app call. Sync and test take tool.mcp.write;
   ``get_agent_mcp_servers`` gives whoever may read the agent names and tool counts only.
 - ``auto_sync``: the minute job's part (one query when nothing is due).
 
@@ -14,18 +14,19 @@ OAuth sign-in and the ``/mcp-oauth-callback`` page are in ``mcp_oauth.py``; the 
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import frappe
 from frappe import _
 from frappe.utils import cint, now_datetime
-
-from typing import TYPE_CHECKING
 
 from huf.ai.engine.mcp import Auth, OAuthSettings, Policy, ServerConfig, ToolSpec
 from huf.ai.engine.tools import Tool
 from huf.ai.mcp_tokens import MCPTokenStore, redirect_uri
 from huf.ai.outbound import allowed_hosts
 from huf.ai.tools.effects import chosen_effect
-from huf.permissions import can_run_agent, is_manager
+from huf.capabilities import needs
+from huf.permissions import can_run_agent, has_capability
 
 if TYPE_CHECKING:
 	from huf.ai.engine.mcp import MCPPool
@@ -142,9 +143,7 @@ def create_mcp_tools(agent) -> tuple[list[Tool], MCPPool | None]:
 
 
 def _manager_doc(server_name: str):
-	"""The MCP Server, when the caller is a manager who may change it."""
-	if not is_manager():
-		frappe.throw(_("Only a Huf Manager can test or sync MCP servers."), frappe.PermissionError)
+	"""The MCP Server, when the caller may change it (``tool.mcp.write`` was checked first)."""
 	if not frappe.db.exists("MCP Server", server_name or ""):
 		frappe.throw(_("There is no MCP server named {0}.").format(frappe.bold(server_name or "")), frappe.DoesNotExistError)
 	doc = frappe.get_doc("MCP Server", server_name)
@@ -153,6 +152,7 @@ def _manager_doc(server_name: str):
 
 
 @frappe.whitelist(methods=["POST"])
+@needs("tool.mcp.write")
 def sync_mcp_server_tools(server_name: str) -> dict:
 	"""Fetch the server's tools into its Tools table. Returns ``{"tool_count", "added", "removed",
 	"last_sync", "tools": [{tool_name, namespaced_name, description, enabled, requires_approval,
@@ -162,6 +162,7 @@ def sync_mcp_server_tools(server_name: str) -> dict:
 
 
 @frappe.whitelist(methods=["POST"])
+@needs("tool.mcp.write")
 def test_mcp_connection(server_name: str) -> dict:
 	"""``{"ok", "server_name", "server_version", "protocol_version", "tool_count", "error",
 	"error_kind"}``: what the server says it is, or the error in words (never raises for it)."""
@@ -172,16 +173,17 @@ test_mcp_connection.__test__ = False  # not a pytest test, whatever imports it
 
 
 @frappe.whitelist()
+@needs("agent.run")
 def get_agent_mcp_servers(agent_name: str) -> list[dict]:
 	"""The MCP servers bound to the agent: ``[{mcp_server, enabled, server_enabled, tool_count}]``
-	for whoever may use the agent; managers also get ``description, transport_type, server_url,
+	for whoever may use the agent; who may change MCP servers (``tool.mcp.write``) also gets ``description, transport_type, server_url,
 	auth_type, oauth_status, last_sync``. Never a secret."""
 	if not frappe.db.exists("Agent", agent_name or ""):
 		frappe.throw(_("There is no agent named {0}.").format(frappe.bold(agent_name or "")), frappe.DoesNotExistError)
 	agent = frappe.get_doc("Agent", agent_name)
 	if not can_run_agent(agent) or frappe.session.user == "Guest":
 		frappe.throw(_("You are not allowed to see this agent."), frappe.PermissionError)
-	manager = is_manager()
+	manager = has_capability(None, "tool.mcp.write")
 	found = []
 	for row in agent.get("agent_mcp_server") or []:
 		server = _summary(row.mcp_server) if manager else {}
@@ -198,12 +200,11 @@ def get_agent_mcp_servers(agent_name: str) -> list[dict]:
 
 
 @frappe.whitelist()
+@needs("tool.mcp.write")
 def get_available_mcp_servers(include_disabled: bool = False) -> list[dict]:
-	"""Managers: the enabled MCP servers (all with ``include_disabled``) as ``[{name, description,
+	"""The enabled MCP servers (all with ``include_disabled``) as ``[{name, description,
 	enabled, transport_type, server_url, auth_type, oauth_status, last_sync, tool_count,
 	total_tools}]``; ``tool_count`` counts the enabled tools."""
-	if not is_manager():
-		frappe.throw(_("Only a Huf Manager can list MCP servers."), frappe.PermissionError)
 	filters = {} if cint(include_disabled) else {"enabled": 1}
 	names = frappe.get_list("MCP Server", filters=filters, pluck="name", order_by="name asc")
 	return [_summary(name) for name in names]

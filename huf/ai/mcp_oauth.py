@@ -16,7 +16,8 @@ from frappe import _
 from huf.ai.engine.mcp import MCPError, begin_sign_in, finish_sign_in
 from huf.ai.mcp_client import _manager_doc, policy, server_config
 from huf.ai.mcp_tokens import PENDING, PENDING_SECONDS, clear
-from huf.permissions import is_manager
+from huf.capabilities import needs
+from huf.permissions import has_capability
 
 
 def _oauth_doc(server_name: str):
@@ -27,8 +28,9 @@ def _oauth_doc(server_name: str):
 
 
 @frappe.whitelist(methods=["POST"])
+@needs("tool.mcp.write")
 def begin_mcp_sign_in(server_name: str) -> dict:
-	"""Managers: ``{"authorization_url"}``, where to send the person to sign in to the server."""
+	"""``{"authorization_url"}``, where to send the person to sign in to the server."""
 	doc = _oauth_doc(server_name)
 	try:
 		url = begin_sign_in(server_config(doc), policy())
@@ -41,8 +43,9 @@ def begin_mcp_sign_in(server_name: str) -> dict:
 
 
 @frappe.whitelist(methods=["POST"])
+@needs("tool.mcp.write")
 def disconnect_mcp_server(server_name: str) -> dict:
-	"""Managers: forget the server's tokens. ``{"oauth_status": "Not Connected"}``."""
+	"""Forget the server's tokens. ``{"oauth_status": "Not Connected"}``."""
 	doc = _oauth_doc(server_name)
 	clear(doc.name)
 	return {"oauth_status": "Not Connected"}
@@ -55,7 +58,7 @@ def finish_callback(args: dict) -> dict:
 	if not pending:
 		return {"ok": False, "server": "", "message": _("This sign-in link has expired or was already used. Start again with Connect on the MCP server.")}
 	server = pending["server"]
-	if frappe.session.user != pending["user"] or not is_manager():
+	if frappe.session.user != pending["user"] or not has_capability(None, "tool.mcp.write"):
 		return {"ok": False, "server": server, "message": _("Finish the sign-in in the browser, and as the person, that started it.")}
 	frappe.cache.delete_value(PENDING + state)
 	if args.get("error"):

@@ -12,7 +12,7 @@ from frappe.utils import now_datetime
 from huf.ai.engine import planning
 from huf.ai.engine.tools import Tool
 from huf.ai.tools.context import RunContext
-from huf.permissions import is_manager
+from huf.permissions import sees_all_runs
 
 DOCTYPE, STEP = "Agent Orchestration", "Agent Orchestration Plan"
 STEP_FIELD = "agent_orchestration_plan"
@@ -75,7 +75,7 @@ def plan_of(run: str) -> dict | None:
 
 
 def orchestration_query(user: str | None = None) -> str:
-	if is_manager(user):
+	if sees_all_runs(user):
 		return ""
 	owner = frappe.db.escape(user or frappe.session.user)
 	return f"`tab{DOCTYPE}`.`parent_run` in (select name from `tabAgent Run` where `user` = {owner})"
@@ -83,4 +83,4 @@ def orchestration_query(user: str | None = None) -> str:
 
 def orchestration_has_permission(doc, ptype=None, user=None) -> bool:
 	user = user or frappe.session.user
-	return is_manager(user) or frappe.db.get_value("Agent Run", doc.parent_run, "user") == user
+	return sees_all_runs(user) or frappe.db.get_value("Agent Run", doc.parent_run, "user") == user

@@ -25,7 +25,8 @@ from frappe import _
 from frappe.model.document import Document
 from frappe.utils import cint
 
-from huf.permissions import is_manager
+from huf.capabilities import needs
+from huf.permissions import can_run_agent, has_capability
 
 MAX_BODY_CHARS = 100_000
 SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
@@ -181,7 +182,7 @@ def keep_version(before: Document) -> None:
 
 def _query(doctype: str, user: str | None) -> str:
 	user = user or frappe.session.user
-	if is_manager(user):
+	if has_capability(user, "prompt.write"):
 		return ""
 	return f"(`tab{doctype}`.`visibility` != 'Private' or `tab{doctype}`.`owner` = {frappe.db.escape(user)})"
 
@@ -195,9 +196,9 @@ def summary_prompt_query(user: str | None = None) -> str:
 
 
 def prompt_has_permission(doc, ptype=None, user=None) -> bool:
-	"""Private prompts: their owner and Huf Managers only."""
+	"""Private prompts: their owner and who looks after the library (``prompt.write``) only."""
 	user = user or frappe.session.user
-	return is_manager(user) or doc.get("visibility") != "Private" or doc.owner == user
+	return has_capability(user, "prompt.write") or doc.get("visibility") != "Private" or doc.owner == user
 
 
 # --- an agent's prompts ---------------------------------------------------------------------------
@@ -321,12 +322,15 @@ def _versions(kind: Kind, slugs: list[str]) -> dict[str, list[dict]]:
 
 
 def _users(kind: Kind, slugs: list[str]) -> dict[str, list[dict]]:
+	"""The agents that use each prompt; to someone who cannot change agents, only those they may run."""
 	rows = frappe.get_all(
 		"Agent",
 		filters={kind.template: ["in", slugs], kind.mode: "Template"},
 		fields=["name", kind.template + " as prompt", kind.locked + " as locked", kind.at_attach + " as attached_version"],
 		order_by="name asc",
 	) if slugs else []  # fmt: skip
+	if rows and not has_capability(None, "agent.write"):  # name only the agents the caller may run
+		rows = [row for row in rows if can_run_agent(frappe.get_cached_doc("Agent", row.name))]
 	out: dict[str, list[dict]] = {slug: [] for slug in slugs}
 	for row in rows:
 		out[row.prompt].append({"agent": row.name, "pinned": bool(row.locked), "attached_version": row.attached_version})
@@ -334,6 +338,7 @@ def _users(kind: Kind, slugs: list[str]) -> dict[str, list[dict]]:
 
 
 @frappe.whitelist()
+@needs("prompt.read")
 def list_prompts(kind: str = "prompt") -> list[dict]:
 	"""The prompts the caller may read (newest versions), each with its versions and the agents using it."""
 	kind_ = _kind(kind)
@@ -350,6 +355,7 @@ def list_prompts(kind: str = "prompt") -> list[dict]:
 
 
 @frappe.whitelist()
+@needs("prompt.read")
 def get_prompt_version(prompt: str, version: int | None = None, kind: str = "prompt") -> dict:
 	"""One version of a prompt (the newest when ``version`` is empty), with its text."""
 	kind_ = _kind(kind)
@@ -369,6 +375,7 @@ def get_prompt_version(prompt: str, version: int | None = None, kind: str = "pro
 
 
 @frappe.whitelist()
+@needs("prompt.read")
 def diff_prompt_versions(prompt: str, from_version: int, to_version: int, kind: str = "prompt") -> dict:
 	"""A unified diff between two versions of a prompt."""
 	kind_ = _kind(kind)
@@ -390,6 +397,7 @@ def diff_prompt_versions(prompt: str, from_version: int, to_version: int, kind: 
 
 
 @frappe.whitelist()
+@needs("prompt.read")
 def prompt_usage(prompt: str, kind: str = "prompt") -> list[dict]:
 	"""The agents that use a prompt: pinned to a version, or always its newest."""
 	kind_ = _kind(kind)

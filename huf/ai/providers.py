@@ -12,16 +12,13 @@ from frappe import _
 from huf.ai.engine import llm
 from huf.ai.engine.llm_errors import LLMError
 from huf.ai.models import provider_spec
+from huf.capabilities import needs
 
 PING = [{"role": "user", "content": "Reply with the single word OK."}]
 
 
-def _check_manager() -> None:
-	if not frappe.has_permission("AI Provider", "write"):
-		frappe.throw(_("Only Huf Managers can set up providers."), frappe.PermissionError)
-
-
 @frappe.whitelist()
+@needs("agent.read")
 def get_provider_overview() -> list[dict]:
 	"""Every provider with its models; ``key_set`` says whether a key is stored (the key never leaves)."""
 	frappe.has_permission("AI Provider", "read", throw=True)
@@ -42,11 +39,12 @@ def get_provider_overview() -> list[dict]:
 
 
 @frappe.whitelist(methods=["POST"])
+@needs("provider.write")
 def test_provider_connection(provider: str, model: str | None = None) -> dict:
 	"""Send one tiny message through ``provider`` (with ``model``, or its first enabled model) and say
 	what happened: ``{ok, model, reply, seconds}`` or ``{ok: false, kind, message}``."""
-	_check_manager()
 	doc = frappe.get_doc("AI Provider", provider)
+	doc.check_permission("write")
 	model = (model or "").strip() or frappe.db.get_value("AI Model", {"provider": provider, "disabled": 0}, "model_name", order_by="creation asc")
 	if not model:
 		frappe.throw(_("Add a model to {0} first, or type a model name to test with.").format(frappe.bold(provider)))

@@ -162,7 +162,7 @@ class Recorder:
 		row.update(
 			status="Rejected" if event.declined else "Success" if event.ok else "Failed",
 			tool_result=json.dumps(event.result if event.ok else {"error": event.error}, default=str),
-			error_message=event.detail or event.error,  # the full text: only managers may read this field
+			error_message=event.detail or event.error,  # the full text: for who sees every run (run_detail hides it from others)
 			duration_ms=event.duration_ms,
 		)
 		self.message(

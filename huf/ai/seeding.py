@@ -47,6 +47,8 @@ from frappe import _
 from frappe.model import table_fields
 from frappe.utils import cint, flt
 
+from huf.capabilities import needs
+
 TRACK = "Huf Seed Record"
 FOLDERS = (
 	("prompts", "Agent Prompt"),
@@ -371,24 +373,17 @@ def seed_quietly(apps: list[str] | None = None) -> None:
 # Whitelisted -------------------------------------------------------------------------------------------
 
 
-def _check_admin() -> None:
-	from huf.permissions import is_manager
-
-	if not is_manager():
-		frappe.throw(_("Only a Huf Manager or System Manager may manage seeded content."), frappe.PermissionError)
-
-
 @frappe.whitelist(methods=["POST"])
+@needs("settings.write")
 def seed_all_apps() -> dict:
 	"""Seed every installed app's huf/ folder now (what migrate does)."""
-	_check_admin()
 	return seed().as_dict()
 
 
 @frappe.whitelist(methods=["GET"])
+@needs("settings.write")
 def get_seeded_content() -> dict:
 	"""What came from which app, and whether it is still the app's version."""
-	_check_admin()
 	seeds, problems, notes = read_apps()
 	shipped = {(s.app, s.doctype, s.key): s for s in seeds}
 	rows = frappe.get_all(
@@ -416,10 +411,10 @@ def get_seeded_content() -> dict:
 
 
 @frappe.whitelist(methods=["POST"])
+@needs("settings.write")
 def restore_app_version(seed_record: str) -> dict:
 	"""Take the app's version back: the record gets the app's current seeded fields (made again if it
 	was deleted), and is tracked as the app's version from now on."""
-	_check_admin()
 	row = frappe.db.get_value(
 		TRACK, seed_record, ["name", "app", "seed_file", "seed_key", "reference_doctype", "reference_name", "app_hash", "record_hash"], as_dict=True
 	)

@@ -4,7 +4,11 @@ the old try-out page: it sends browsers to the web app's chat). Server-sent even
 names (status, delta, snapshot, tool_call, tool_result, complete, error), ids from the run's event
 log, and a keepalive comment every 15 s. A reader attaching with no text yet gets the text so far
 once, as a snapshot, then the deltas (see ``engine/wire.py``). The run itself always executes in a
-worker; these only relay."""
+worker; these only relay.
+
+Starting a run takes ``agent.run`` (a Guest: an agent that allows guests); attaching takes
+``run.read`` and a run of one's own (or ``run.read.all``). A refusal is a 403 with the words of
+``huf.permissions.require``."""
 
 from __future__ import annotations
 
@@ -19,7 +23,7 @@ from werkzeug.wrappers import Response
 
 from huf.ai import event_log, runs
 from huf.ai.conversations import caller_channel
-from huf.permissions import check_run_access
+from huf.permissions import check_run_access, require
 
 KEEPALIVE_MS = 15_000
 MAX_STREAM_SECONDS = 3600
@@ -47,13 +51,18 @@ class StreamRenderer(BaseRenderer):
 		if not parts:
 			return try_out_page()
 		try:
+			signed_in = frappe.session.user != "Guest"
 			if len(parts) == 2 and parts[0] == "run":
+				if signed_in:
+					require("run.read")  # then the run must be the caller's (or they see every run)
 				check_run_access(parts[1])
 				return sse(parts[1], request.headers.get("Last-Event-ID") or frappe.form_dict.get("last_event_id") or "0-0")
 			if len(parts) != 1 or not parts[0]:
 				raise frappe.DoesNotExistError(_("Unknown stream address."))
 			if request.method != "POST":
 				return error_response(405, "method_not_allowed", _("Send a POST with a prompt to start a run."))
+			if signed_in:
+				require("agent.run")  # a Guest only reaches agents that allow guests (queue_run checks)
 			form = frappe.form_dict
 			channel_id, external_id = caller_channel(form.get("channel_id"), form.get("external_id"))
 			queued = runs.queue_run(

@@ -240,17 +240,27 @@ def test_bad_settings_are_refused_at_save(site):
 	assert not frappe.db.exists("MCP Server", {"name": ("in", ["huf-t-bad", "huf-t-private", "huf-t-nokey"])})
 
 
-def test_only_a_huf_manager_adds_a_stdio_server(site):
+def test_only_tool_mcp_stdio_adds_a_stdio_server(site):
+	"""tool.mcp.write connects MCP servers; one that starts a program here also takes tool.mcp.stdio
+	(Huf Managers and Huf Admins hold both)."""
+	role = frappe.db.get_value("Huf Role", {"role_name": "MCP Connector"})
+	role = frappe.get_doc("Huf Role", role) if role else frappe.get_doc({"doctype": "Huf Role", "role_name": "MCP Connector"})
+	role.set("permissions", [{"capability": "tool.mcp.write"}])
+	role.save()
+	connector = make_user("mcp-connector@huf.test", ["MCP Connector"])
 	system = make_user("mcp-sysadmin@huf.test", ["System Manager"])
 	manager = make_user("mcp-stdio-manager@huf.test", ["Huf Manager"])
 	program = "/usr/local/bin/huf-test-mcp"
 	stdio = {"transport_type": "stdio", "command": program, "server_url": ""}
 	frappe.conf.huf_mcp_stdio_commands = [program]
 	try:
-		with as_user(system), pytest.raises(frappe.PermissionError, match="Only a Huf Manager"):
+		with as_user(connector), pytest.raises(frappe.PermissionError, match='"tool.mcp.stdio"'):
 			mcp_server("huf-t-stdio", "", **stdio)
-		with as_user(manager):
-			assert mcp_server("huf-t-stdio", "", **stdio).name == "huf-t-stdio"
+		with as_user(connector):
+			assert mcp_server("huf-t-http", "http://127.0.0.1:9/mcp").name == "huf-t-http"  # an address is theirs to add
+		for person in (manager, system):
+			with as_user(person):
+				assert mcp_server("huf-t-stdio", "", **stdio).name == "huf-t-stdio"
 		frappe.conf.huf_mcp_stdio_commands = []
 		with as_user(manager), pytest.raises(frappe.ValidationError, match="not an allowed command.*huf_mcp_stdio_commands"):
 			mcp_server("huf-t-stdio", "", **stdio)

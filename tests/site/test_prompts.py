@@ -223,6 +223,23 @@ def test_the_library_methods_list_versions_diff_them_and_name_the_agents(site, l
 	assert all("prompt_body" not in p for p in summaries)
 
 
+def test_the_library_names_only_the_agents_the_caller_may_run(site, llm):
+	"""Who cannot change agents (agent.write) hears only of the agents they may run."""
+	reader = make_user("prompt-usage-reader@huf.test", ["Huf User"])
+	manager = make_user("prompt-usage-manager@huf.test", ["Huf Manager"])
+	fresh_prompt("shared-usage", "shared words")
+	open_agent = fixtures.agent(llm, name="Prompt Usage Open", prompt_mode="Template", prompt_template="shared-usage")
+	closed = fixtures.agent(
+		llm, name="Prompt Usage Closed", prompt_mode="Template", prompt_template="shared-usage", agent_users=[{"user": manager}]
+	)
+	frappe.db.commit()
+	for person, expected in ((reader, [open_agent]), (manager, sorted([open_agent, closed]))):
+		with as_user(person):
+			assert [row["agent"] for row in prompts.prompt_usage("shared-usage")] == expected, person
+			listed = {p["name"]: p for p in prompts.list_prompts()}
+			assert [row["agent"] for row in listed["shared-usage"]["used_by"]] == expected, person
+
+
 def test_a_private_prompt_is_read_only_by_its_owner_and_managers(site):
 	owner = make_user("prompt-owner@huf.test", ["Huf User"])
 	other = make_user("prompt-other@huf.test", ["Huf User"])

@@ -254,22 +254,18 @@ def test_a_queued_run_can_be_cancelled_and_is_then_never_run(site, llm, workers)
 
 
 def test_get_me_tells_the_app_what_the_user_may_do(site):
+	from huf.capabilities import BUILTIN_ROLES, CAPABILITIES
 	from huf.permissions import get_me
 	from tests.site.conftest import as_user, make_user
 
-	assert get_me()["capabilities"]["agent.manage"] is True
+	assert all(get_me()["capabilities"].values())  # Administrator: Huf Admin, everything
 	with as_user(make_user("plain@huf.test", ["Huf User"])):
 		me = get_me()
-	assert me["user"] == "plain@huf.test" and me["capabilities"] == {
-		"agent.run": True,
-		"agent.manage": False,
-		"provider.manage": False,
-		"run.view_all": False,
-		"knowledge.view": True,
-		"knowledge.manage": False,
-	}
+	held = BUILTIN_ROLES["Huf User"][2]
+	assert me["user"] == "plain@huf.test" and me["capabilities"] == {name: name in held for name in CAPABILITIES}
+	assert me["capabilities"]["knowledge.read"] and not me["capabilities"]["agent.write"] and not me["is_manager"]
 	with as_user(make_user("no-roles@huf.test", [])):
-		assert get_me()["capabilities"]["knowledge.view"] is False
+		assert not any(get_me()["capabilities"].values())
 
 
 def test_run_status_events_go_to_the_conversations_owner_only(site, llm):

@@ -73,7 +73,11 @@ def clean() -> None:
 
 @pytest.fixture(scope="module")
 def people(site):
-	return make_user("seed-user@huf.test", ["Huf User"]), make_user("seed-manager@huf.test", ["Huf Manager"])
+	return (
+		make_user("seed-user@huf.test", ["Huf User"]),
+		make_user("seed-manager@huf.test", ["Huf Manager"]),
+		make_user("seed-admin@huf.test", ["System Manager"]),  # Huf Admin
+	)
 
 
 @pytest.fixture
@@ -213,14 +217,16 @@ def test_a_record_that_did_not_come_from_the_app_is_left_alone(app):
 
 
 def test_only_admins_seed_list_and_take_back(app, people):
-	user, manager = people
-	with as_user(user):
-		for method in (seeding.seed_all_apps, seeding.get_seeded_content):
-			with pytest.raises(frappe.PermissionError):
-				method()
-		with pytest.raises(frappe.PermissionError):
-			seeding.restore_app_version("anything")
-	with as_user(manager):
+	"""settings.write: Huf Admins, not Huf Managers (who build everything else)."""
+	user, manager, admin = people
+	for person in (user, manager):
+		with as_user(person):
+			for method in (seeding.seed_all_apps, seeding.get_seeded_content):
+				with pytest.raises(frappe.PermissionError, match='"settings.write"'):
+					method()
+			with pytest.raises(frappe.PermissionError, match='"settings.write"'):
+				seeding.restore_app_version("anything")
+	with as_user(admin):
 		assert f"Agent {AGENT} ({APP}/huf/agents/agent.json)" in seeding.seed_all_apps()["created"]
 
 

@@ -23,7 +23,7 @@ def test_the_shell_serves_every_address_under_huf_with_boot_data_and_leaves_stre
 	page = session.get(web.base + "/huf/agents/Some%20Agent", timeout=30)  # a deep link
 	assert page.status_code == 200
 	boot = json.loads(re.search(r"window.HUF_BOOT = (.*);</script>", page.text).group(1))
-	assert boot["me"]["user"] == manager and boot["me"]["capabilities"]["agent.manage"] is True
+	assert boot["me"]["user"] == manager and boot["me"]["capabilities"]["agent.write"] is True
 	assert boot["csrf_token"] and boot["site_name"] == site
 	script = re.search(r'<script type="module" src="(/assets/huf/frontend/assets/[^"]+\.js)"', page.text)
 	assert script, "the page loads the built app named in Vite's manifest"

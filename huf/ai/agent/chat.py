@@ -13,7 +13,8 @@ from huf.ai.attachments import shown
 from huf.ai.conversations import new_conversation_for
 from huf.ai.lifecycle import HELD
 from huf.ai.resume import ATTENTION, INTERRUPTED
-from huf.permissions import is_manager, runnable_agents
+from huf.capabilities import needs
+from huf.permissions import runnable_agents, sees_all_runs
 
 PAGE_MAX = 200
 
@@ -26,6 +27,7 @@ def _chat_agent(agent_name: str):
 
 
 @frappe.whitelist(methods=["POST"])
+@needs("agent.run")
 def send_agent_chat_message(
 	agent_name: str,
 	message: str,
@@ -45,6 +47,7 @@ def send_agent_chat_message(
 
 
 @frappe.whitelist()
+@needs("agent.run")
 def get_chat_agents() -> list[dict]:
 	"""The agents open for chat that the caller may use; ``conversation_memory`` says whether the chat
 	shows the memory panel (the agent has Allow Conversation Data Management)."""
@@ -55,6 +58,7 @@ def get_chat_agents() -> list[dict]:
 
 
 @frappe.whitelist()
+@needs("run.read")
 def get_chat_conversations(agent_name: str, limit: int = 50) -> list[dict]:
 	"""The caller's own chats with one agent, newest first."""
 	_chat_agent(agent_name)
@@ -69,12 +73,13 @@ def get_chat_conversations(agent_name: str, limit: int = 50) -> list[dict]:
 
 
 @frappe.whitelist()
+@needs("run.read")
 def get_agent_chat_messages(conversation_id: str, before_sequence: int | None = None, limit: int = 50) -> dict:
 	"""Messages of one of the caller's conversations, newest page first (``before_sequence`` pages back)."""
 	row = frappe.db.get_value("Agent Conversation", conversation_id, ["agent", "user", "title"], as_dict=True)
 	if not row:
 		frappe.throw(_("Conversation {0} was not found.").format(conversation_id), frappe.DoesNotExistError)
-	if frappe.session.user == "Guest" or (row.user != frappe.session.user and not is_manager()):
+	if frappe.session.user == "Guest" or (row.user != frappe.session.user and not sees_all_runs()):
 		frappe.throw(_("This conversation belongs to someone else."), frappe.PermissionError)
 	_chat_agent(row.agent)
 	limit = max(1, min(cint(limit) or 50, PAGE_MAX))

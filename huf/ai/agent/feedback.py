@@ -6,11 +6,14 @@ from __future__ import annotations
 import frappe
 from frappe import _
 
+from huf.capabilities import needs
+
 RATINGS = ("Thumbs Up", "Thumbs Down")
 MAX_COMMENT_CHARS = 2000
 
 
 @frappe.whitelist(methods=["POST"])
+@needs("agent.run")
 def rate_agent_message(agent_message: str, feedback: str, comments: str | None = None) -> dict:
 	"""Record (or change) the caller's rating of one agent reply; returns the saved rating."""
 	user = frappe.session.user

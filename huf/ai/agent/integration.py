@@ -12,10 +12,12 @@ from frappe.utils import cint
 
 from huf.ai import lifecycle, runs
 from huf.ai.conversations import caller_channel
-from huf.permissions import check_run_access
+from huf.capabilities import needs, open_to
+from huf.permissions import check_run_access, require
 
 
 @frappe.whitelist(allow_guest=True, methods=["POST"])
+@open_to("Guests reach the agents that allow guests (runs.queue_run checks); a signed-in caller needs agent.run, checked here.")
 def run_agent_sync(
 	agent_name: str,
 	prompt: str,
@@ -28,6 +30,8 @@ def run_agent_sync(
 
 	Guests get through only to agents that allow guests (checked in ``queue_run``). ``channel_id``
 	and ``external_id`` name a conversation within the caller's own ones (see ``caller_channel``)."""
+	if frappe.session.user != "Guest":
+		require("agent.run")
 	channel_id, external_id = caller_channel(channel_id, external_id)
 	return runs.queue_run(
 		agent_name,
@@ -40,15 +44,17 @@ def run_agent_sync(
 
 
 @frappe.whitelist()
+@needs("run.read")
 def get_agent_run_status(run: str) -> dict:
-	"""Status, answer or error of one of the caller's runs (managers: any run)."""
+	"""Status, answer or error of one of the caller's runs (with run.read.all: any run)."""
 	check_run_access(run)
 	return lifecycle.status_of(run)
 
 
 @frappe.whitelist(methods=["POST"])
+@needs("agent.run")
 def cancel_agent_run(run: str) -> dict:
-	"""Stop one of the caller's runs (managers: any run)."""
+	"""Stop one of the caller's runs (with run.read.all: any run)."""
 	check_run_access(run)
 	return lifecycle.cancel(run)
 

@@ -1,5 +1,5 @@
 """One run as the web app's run page shows it: the run, and its timeline of model rounds and tool
-calls with their timing. Only the run's owner and Huf Managers may read it."""
+calls with their timing. Only the run's owner and whoever sees every run (``run.read.all``) may read it."""
 
 from __future__ import annotations
 
@@ -11,7 +11,8 @@ from frappe.utils import get_datetime
 from huf.ai.flow.api import flow_name
 from huf.ai.resume import ATTENTION, INTERRUPTED
 from huf.ai.planning import plan_of
-from huf.permissions import check_run_access, is_manager
+from huf.capabilities import needs
+from huf.permissions import check_run_access, sees_all_runs
 
 RUN_FIELDS = [
 	"name", "agent", "user", "status", "run_kind", "conversation", "channel", "parent_run", "prompt", "response",
@@ -22,6 +23,7 @@ RUN_FIELDS = [
 
 
 @frappe.whitelist()
+@needs("run.read")
 def get_run_detail(run: str) -> dict:
 	"""The run, its child runs and a timeline: each answer the model gave and each tool call, in order;
 	for a run in Needs Attention, the call it stopped on."""
@@ -42,7 +44,7 @@ def get_run_detail(run: str) -> dict:
 		order_by="creation asc",
 		ignore_permissions=True,
 	)
-	if not is_manager():  # the full text of a tool's failure is for managers; the result says what the model read
+	if not sees_all_runs():  # the full text of a tool's failure is for run.read.all; the result says what the model read
 		for call in calls:
 			call.error_message = None
 	children = frappe.get_all(

@@ -1,6 +1,8 @@
 """Who may see a Flow Run: its owner (``user``, who it runs as), its named approvers while it
-waits for them (an approval, or a decision after an interruption: Needs Attention), the people who decided one of its steps (``deciders``), and Huf Managers
-(hooks.py: permission_query_conditions / has_permission)."""
+waits for them (an approval, or a decision after an interruption: Needs Attention), the people who
+decided one of its steps (``deciders``), and whoever sees everyone's runs (``run.read.all``)
+(hooks.py: permission_query_conditions / has_permission). Acting on someone else's run (resume,
+retry, skip, end, delete) also takes ``flow.write``: ``manages_flow_runs``."""
 
 from __future__ import annotations
 
@@ -10,14 +12,20 @@ import frappe
 
 from huf.ai.flow.approvals import is_approver
 from huf.ai.flow.definitions import parsed
-from huf.permissions import is_manager
+from huf.permissions import has_capability, sees_all_runs
 
 WAITING = ("Waiting Approval", "Needs Attention")  # the statuses in which the named approvers see a run
+LOOKING = (None, "read", "select", "print", "export", "report")  # rights that change nothing
+
+
+def manages_flow_runs(user: str | None = None) -> bool:
+	"""Sees everyone's flow runs and may act on them as their owner could."""
+	return sees_all_runs(user) and has_capability(user, "flow.write")
 
 
 def flow_run_query(user: str | None = None) -> str:
 	user = user or frappe.session.user
-	if is_manager(user):
+	if sees_all_runs(user):
 		return ""
 	escaped = frappe.db.escape(user)
 	named = [f"json_contains(`tabFlow Run`.`waiting`, json_quote({escaped}), '$.approvers.users')"]
@@ -32,7 +40,7 @@ def flow_run_query(user: str | None = None) -> str:
 
 def flow_run_has_permission(doc, ptype=None, user=None) -> bool:
 	user = user or frappe.session.user
-	if is_manager(user) or doc.user == user:
+	if doc.user == user or (sees_all_runs(user) if ptype in LOOKING else manages_flow_runs(user)):
 		return True
 	if ptype in (None, "read") and user in (json.loads(doc.deciders) if isinstance(doc.deciders, str) else doc.deciders or []):
 		return True

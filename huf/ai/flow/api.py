@@ -9,9 +9,10 @@ import frappe
 from frappe import _
 
 from huf.ai.flow import approvals, attention, definitions, runs
-from huf.ai.flow.access import check_flow_run
+from huf.ai.flow.access import check_flow_run, manages_flow_runs
 from huf.ai.flow.webhook import flow_webhook  # noqa: F401 - the reference's address for a flow's webhook
-from huf.permissions import is_manager
+from huf.capabilities import needs
+from huf.permissions import require
 
 FIELDS = ("flow_id", "flow_name", "status", "version", "schema_version", "is_system", "updated_by", "updated_at", "modified")
 
@@ -29,6 +30,7 @@ def _answer(doc) -> dict:
 
 
 @frappe.whitelist()
+@needs("flow.read")
 def get_flow_definition(flow_id: str, version: int | None = None) -> dict:
 	"""Whoever may read the flow: its fields and graph; with ``version``, that version's graph."""
 	doc = _flow(flow_id, "read")
@@ -39,6 +41,7 @@ def get_flow_definition(flow_id: str, version: int | None = None) -> dict:
 
 
 @frappe.whitelist(methods=["POST"])
+@needs("flow.write")
 def save_flow_definition(flow_id: str, definition=None, flow_name: str | None = None, status: str | None = None, note: str | None = None) -> dict:
 	"""Create or update a flow (who may create or change Flow Definitions). The graph is checked as a
 	whole; a changed graph becomes the next version, with ``note`` kept beside it."""
@@ -65,6 +68,7 @@ LIST_FIELDS = ("name", "flow_name", "status", "version", "updated_by", "updated_
 
 
 @frappe.whitelist()
+@needs("flow.read")
 def list_flows() -> list[dict]:
 	"""The flows the caller may read, newest change first, each with the last run the caller may see
 	(``last_run``: name, status, creation; None when there is none)."""
@@ -94,26 +98,22 @@ STEP_FIELDS = ("hop", "node_id", "node_label", "node_type", "status", "agent_run
 DRAFT_CHARS = 1_000_000  # the most a test run's graph may hold, as JSON text
 
 
-def _may_run_flows(user: str) -> None:
-	if user == "Guest" or not ({"Huf User", "Huf Manager"} & set(frappe.get_roles(user)) or is_manager(user)):
-		frappe.throw(_("Only Huf Users and Huf Managers may start flows."), frappe.PermissionError)
-
-
 @frappe.whitelist(methods=["POST"])
+@needs("flow.run")
 def run_flow(flow_id: str, payload=None, mode: str | None = None) -> dict:
 	"""Start a run of a flow the caller may read; it runs as the caller."""
 	user = frappe.session.user
-	_may_run_flows(user)
 	_flow(flow_id, "read")
 	return {"flow_run": runs.start_run(flow_id, payload, user, "Manual", mode), "status": "Queued"}
 
 
 @frappe.whitelist(methods=["POST"])
+@needs("flow.write")
 def run_flow_draft(flow_id: str, definition=None, payload=None, mode: str | None = None) -> dict:
 	"""A test run of the graph as the builder shows it, saved or not (who may change the flow): checked
 	as a save checks it, kept on the run (``is_test``), run as the caller. Triggers never start one."""
+	require("flow.run")  # a test run is a run: who changes the flow and may start flows
 	user = frappe.session.user
-	_may_run_flows(user)
 	_flow(flow_id, "write")
 	if definition is None or len(definition if isinstance(definition, str) else json.dumps(definition, default=str)) > DRAFT_CHARS:
 		frappe.throw(_("Send the flow's steps to test (at most {0} characters of them).").format(DRAFT_CHARS), title=_("Check the Flow"))
@@ -121,8 +121,9 @@ def run_flow_draft(flow_id: str, definition=None, payload=None, mode: str | None
 
 
 @frappe.whitelist()
+@needs("flow.read")
 def get_flow_run(flow_run: str) -> dict:
-	"""The run (its owner, its approvers while it waits, Huf Managers): fields, context, timeline."""
+	"""The run (its owner, its approvers while it waits, whoever sees every run): fields, context, timeline."""
 	doc = check_flow_run(flow_run)
 	waiting = definitions.parsed(doc.waiting) if doc.waiting else None
 	return {
@@ -145,6 +146,7 @@ def flow_name(flow_id: str | None) -> str | None:
 
 
 @frappe.whitelist()
+@needs("flow.read")
 def list_flow_runs(flow_id: str | None = None, status: str | None = None, limit: int = 20) -> list[dict]:
 	"""The runs the caller may see, newest first."""
 	filters = {**({"flow_definition": flow_id} if flow_id else {}), **({"status": status} if status else {})}
@@ -153,40 +155,46 @@ def list_flow_runs(flow_id: str | None = None, status: str | None = None, limit:
 
 
 @frappe.whitelist(methods=["POST"])
+@needs("flow.run")
 def resume_flow_run(flow_run: str) -> dict:
-	"""Its owner or a Huf Manager: go on from the last saved step (see ``approvals.resume_run``)."""
+	"""Its owner, or whoever manages flow runs: go on from the last saved step (see ``approvals.resume_run``)."""
 	doc = check_flow_run(flow_run)
-	if not (is_manager() or doc.user == frappe.session.user):
-		frappe.throw(_("Only the person who started this run, or a Huf Manager, may resume it."), frappe.PermissionError)
+	if not (doc.user == frappe.session.user or manages_flow_runs()):
+		frappe.throw(_("Only the person who started this run, or someone who manages flows, may resume it."), frappe.PermissionError)
 	return approvals.resume_run(doc.name)
 
 
 @frappe.whitelist(methods=["POST"])
+@needs("flow.run")
 def approve_flow_run(flow_run: str, comment: str | None = None) -> dict:
 	"""A named approver approves the waiting run; it goes on at once (``approvals.decide`` checks who)."""
 	return approvals.decide(flow_run, "approved", comment, frappe.session.user)
 
 
 @frappe.whitelist(methods=["POST"])
+@needs("flow.run")
 def reject_flow_run(flow_run: str, comment: str | None = None) -> dict:
 	"""A named approver rejects the waiting run: its rejected edge, else the run fails."""
 	return approvals.decide(flow_run, "rejected", comment, frappe.session.user)
 
 
 @frappe.whitelist(methods=["POST"])
+@needs("flow.run")
 def retry_flow_step(flow_run: str) -> dict:
 	"""A run that Needs Attention: run the step that may or may not have acted again (its owner, the
-	flow's approvers or a Huf Manager; ``attention.decide`` checks who)."""
+	flow's approvers or who manages flow runs; ``attention.decide`` checks who)."""
 	return attention.decide(check_flow_run(flow_run).name, "retry")
 
 
 @frappe.whitelist(methods=["POST"])
+@needs("flow.run")
 def skip_flow_step(flow_run: str, output=None) -> dict:
 	"""A run that Needs Attention: count its step as done with ``output`` and go on."""
 	return attention.decide(check_flow_run(flow_run).name, "skip", output)
 
 
 @frappe.whitelist(methods=["POST"])
+@needs("flow.run")
 def end_flow_run(flow_run: str) -> dict:
 	"""A run that Needs Attention: end it here (Cancelled)."""
 	return attention.decide(check_flow_run(flow_run).name, "end")

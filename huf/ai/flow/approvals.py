@@ -4,7 +4,7 @@ A decision locks the run's row (FOR UPDATE), so of two decisions at once only th
 Waiting Approval; the other gets a 409. The engine's ``resume`` goes on exactly from the waiting
 node, and the approval's step row takes the decision as its output (no hop is added).
 
-``resume_flow_run`` (its owner or a Huf Manager) re-enqueues a run from its last persisted hop:
+``resume_flow_run`` (its owner, or whoever manages flow runs: ``access.manages_flow_runs``) re-enqueues a run from its last persisted hop:
 a Failed run runs the step it failed at again (the person asks for it, so a step that acts outside
 may act again); a Queued or Running run whose hop job is gone (nobody holds its lock) gets its hop
 enqueued again. Waiting and Successful runs are refused."""
@@ -21,7 +21,7 @@ from huf.ai.engine.flow.step import resume
 from huf.ai.flow import runs
 from huf.ai.flow.definitions import parsed
 from huf.ai.lifecycle import key_exists
-from huf.permissions import is_manager
+from huf.permissions import sees_all_runs
 
 
 class NotWaiting(frappe.ValidationError):
@@ -63,8 +63,8 @@ def remember_decider(flow_run: str, user: str) -> None:
 
 
 def _may_know(run, user: str) -> bool:
-	"""Whether ``user`` may hear that a run no longer waits: its owner, a manager, or who decided it."""
-	if user == run.user or is_manager(user):
+	"""Whether ``user`` may hear that a run no longer waits: its owner, who sees every run, or who decided it."""
+	if user == run.user or sees_all_runs(user):
 		return True
 	decided = frappe.get_all("Flow Run Step", {"parent": run.name, "node_type": "human.approval"}, pluck="output", order_by="hop desc", limit=1)
 	return bool(decided) and (parsed(decided[0] or "{}") or {}).get("by") == user

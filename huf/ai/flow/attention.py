@@ -6,7 +6,8 @@ worker died may or may not have acted, and only a person can know.
   it) and the run goes on along its success path.
 - ``end``: the run ends Cancelled, with who ended it and why.
 
-Who may: the run's owner, the flow's approvers (named in ``waiting``) and Huf Managers. The run's
+Who may: the run's owner, the flow's approvers (named in ``waiting``) and whoever manages flow
+runs (``access.manages_flow_runs``). The run's
 row is locked (FOR UPDATE) while deciding, so of two decisions at once the second finds the run no
 longer waiting and gets a 409; nothing is changed then."""
 
@@ -20,11 +21,11 @@ from frappe.utils import now_datetime
 
 from huf.ai.engine.flow.step import skip as skip_step
 from huf.ai.flow import events, runs
+from huf.ai.flow.access import manages_flow_runs
 from huf.ai.flow.approvals import NotWaiting, is_approver, remember_decider
 from huf.ai.flow.definitions import parsed
 from huf.ai.flow.ports import SitePorts
 from huf.ai.rows import commit, update_row
-from huf.permissions import is_manager
 
 ACTIONS = ("retry", "skip", "end")
 
@@ -39,7 +40,7 @@ def decide(flow_run: str, action: str, output=None, user: str | None = None) -> 
 		frappe.throw(_("There is no flow run {0}.").format(flow_run or ""), frappe.DoesNotExistError)
 	waiting = parsed(run.waiting or "{}") if run.status == runs.ATTENTION else {}
 	if not may_decide(run, waiting, user):
-		frappe.throw(_("Only the person who started this run, its approvers or a Huf Manager may decide for it."), frappe.PermissionError)
+		frappe.throw(_("Only the person who started this run, its approvers or someone who manages flows may decide for it."), frappe.PermissionError)
 	if run.status != runs.ATTENTION:
 		frappe.throw(_("This flow run does not need attention (it is {0}); nothing was changed.").format(run.status), NotWaiting)
 	step = frappe.db.get_value("Flow Run Step", {"parent": run.name, "hop": run.hop_count}, "name")
@@ -52,7 +53,7 @@ def decide(flow_run: str, action: str, output=None, user: str | None = None) -> 
 
 
 def may_decide(run, waiting: dict | None, user: str) -> bool:
-	return user == run.user or is_manager(user) or is_approver(waiting, user)
+	return user == run.user or manages_flow_runs(user) or is_approver(waiting, user)
 
 
 def _retry(run, step: str) -> dict:

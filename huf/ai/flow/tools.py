@@ -30,7 +30,7 @@ FLOW_TOOLS = [
 	},
 	{
 		"tool_name": "resume_flow_run",
-		"description": "Let a flow run that stopped go on from its last saved step (its owner or a Huf Manager only).",
+		"description": "Let a flow run that stopped go on from its last saved step (its owner, or someone who manages flows, only).",
 		"function_path": "huf.ai.flow.api.resume_flow_run",
 		"effect": "repeatable",  # a second call finds nothing to do and says so
 		"parameters": [FLOW_RUN],

@@ -23,12 +23,14 @@ from werkzeug.wrappers import Response
 from huf.ai.flow import definitions
 from huf.ai.rate_limits import over_limit, peer_address
 from huf.ai.triggers.webhooks import MAX_BODY_BYTES, accepted, acting_as, reply, taken_before
+from huf.capabilities import open_to
 
 ADDRESS_PER_MINUTE = 60
 NOT_ACCEPTED = "Not accepted: check the flow's address and the secret sent in the X-Huf-Secret header."
 
 
 @frappe.whitelist(allow_guest=True, methods=["POST"])
+@open_to("A flow's webhook: anyone may deliver, and only a delivery with the trigger node's secret starts the flow.")
 def flow_webhook(**_arguments) -> Response:
 	"""Start the flow named by the ``flow_id`` query argument; 202 with the Flow Run's name. (Frappe
 	also hands the JSON body over as arguments: the raw body is what counts here.)"""

@@ -9,6 +9,7 @@ import frappe
 from frappe import _
 
 from huf.ai.knowledge import indexer, retriever
+from huf.capabilities import needs
 
 SOURCE_FIELDS = [
 	"name",
@@ -45,6 +46,7 @@ def _check(source: str, ptype: str = "read") -> None:
 
 
 @frappe.whitelist()
+@needs("knowledge.read")
 def get_sources() -> list[dict]:
 	"""The sources the caller may read, with their indexing progress (the web app's list)."""
 	frappe.has_permission("Knowledge Source", "read", throw=True)
@@ -64,6 +66,7 @@ def get_sources() -> list[dict]:
 
 
 @frappe.whitelist()
+@needs("knowledge.read")
 def get_source(source: str) -> dict:
 	"""One source with its inputs and their status (the web app's source page)."""
 	_check(source)
@@ -80,6 +83,7 @@ def get_source(source: str) -> dict:
 
 
 @frappe.whitelist(methods=["POST"])
+@needs("knowledge.write")
 def add_input(
 	source: str,
 	input_type: str,
@@ -117,6 +121,7 @@ def add_input(
 
 
 @frappe.whitelist(methods=["POST"])
+@needs("knowledge.write")
 def rebuild_index(source: str) -> dict:
 	"""Rebuild the source's index from its inputs; searches use the current index until the new
 	one is complete."""
@@ -126,6 +131,7 @@ def rebuild_index(source: str) -> dict:
 
 
 @frappe.whitelist()
+@needs("knowledge.read")
 def get_index_status(source: str) -> dict:
 	"""Progress of the source's indexing (what the realtime event carries, for polling)."""
 	_check(source)
@@ -133,6 +139,7 @@ def get_index_status(source: str) -> dict:
 
 
 @frappe.whitelist()
+@needs("knowledge.read")
 def test_search(source: str, query: str, limit: int = 5) -> dict:
 	"""Search one source as an agent would (the form's Test Search)."""
 	_check(source)

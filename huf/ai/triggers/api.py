@@ -9,6 +9,7 @@ from frappe import _
 from frappe.utils import get_datetime, now_datetime
 
 from huf.ai.triggers.fire import history_key, prompt_for
+from huf.capabilities import needs
 
 
 def _manager_doc(trigger: str):
@@ -18,6 +19,7 @@ def _manager_doc(trigger: str):
 
 
 @frappe.whitelist(methods=["POST"])
+@needs("trigger.write")
 def run_trigger_now(trigger: str, prompt: str | None = None) -> dict:
 	"""Queue a run of the trigger's agent as the caller (who must be able to edit triggers), whatever
 	the trigger's Run As; returns ``{run, conversation, status}``."""
@@ -34,6 +36,7 @@ def run_trigger_now(trigger: str, prompt: str | None = None) -> dict:
 
 
 @frappe.whitelist()
+@needs("trigger.write")
 def get_trigger_overview(trigger: str) -> dict:
 	"""What the trigger form shows: the next due times of a schedule, a webhook's address, and the
 	trigger's latest runs."""
@@ -65,6 +68,7 @@ def recent_runs(trigger: str, limit: int = 10) -> list[dict]:
 
 
 @frappe.whitelist(methods=["POST"])
+@needs("trigger.write")
 def send_test_delivery(trigger: str) -> dict:
 	"""Sign a sample body with the webhook's key and take it the way a real delivery is taken, except
 	that the run acts as the caller (who must be able to edit the trigger), not as its Run As."""

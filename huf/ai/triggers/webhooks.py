@@ -24,6 +24,7 @@ from werkzeug.wrappers import Response
 
 from huf.ai.rate_limits import over_limit, peer_address
 from huf.ai.triggers import identity
+from huf.capabilities import open_to
 
 MAX_BODY_BYTES = 64 * 1024
 MAX_SKEW_SECONDS = 300
@@ -51,6 +52,7 @@ def signature_ok(key: str, headers, body: bytes, mode: str) -> str | None:
 
 
 @frappe.whitelist(allow_guest=True, methods=["POST"])
+@open_to("A webhook trigger: anyone may deliver, and only a delivery signed with the trigger's key starts a run.")
 def receive(**_payload) -> Response:
 	"""Start the webhook trigger named by the ``slug`` query argument; 202 with the queued run's id.
 	(Frappe also hands the JSON body over as arguments: the raw body is what counts here.)"""

@@ -11,8 +11,8 @@ from frappe.utils import now_datetime
 from huf.ai import mcp_client, mcp_tokens
 from huf.ai.engine.mcp import MCPError, check_server, list_tools, test_connection
 from huf.ai.outbound import check_address
+from huf.permissions import require
 
-STDIO_ROLE = "Huf Manager"
 CHOICES = ("requires_approval", "effect")  # an administrator's, kept across syncs
 HINTS = ("read_only_hint", "idempotent_hint")  # the server's, as of the last sync
 KEPT = ("tool_name", "namespaced_name", "parameters", *CHOICES, *HINTS)  # a row the server no longer lists
@@ -79,12 +79,8 @@ class MCPServer(Document):
 	# end: auto-generated types
 
 	def validate(self):
-		if self.transport_type == "stdio" and self._stdio_changed() and STDIO_ROLE not in frappe.get_roles():
-			frappe.throw(
-				_("Only a Huf Manager can add or change an MCP server that starts a program on this server (stdio)."),
-				frappe.PermissionError,
-				title=_("Not Allowed"),
-			)
+		if self.transport_type == "stdio" and self._stdio_changed():
+			require("tool.mcp.stdio")
 		try:
 			check_server(mcp_client.server_config(self, decrypt=False), mcp_client.policy())
 		except MCPError as error:
