@@ -69,6 +69,19 @@ def drop_roles(*names: str) -> None:
 	frappe.db.commit()
 
 
+@pytest.fixture
+def site_rules_kept(site):
+	"""A custom role copies the standard rules of the DocTypes it touches into Custom DocPerm (as Role
+	Permissions Manager does); put those DocTypes back on their standard rules afterwards."""
+	had_custom = set(frappe.get_all("Custom DocPerm", pluck="parent", distinct=True))
+	yield
+	frappe.db.rollback()
+	for doctype in set(frappe.get_all("Custom DocPerm", pluck="parent", distinct=True)) - had_custom:
+		frappe.db.delete("Custom DocPerm", {"parent": doctype})
+		frappe.clear_cache(doctype=doctype)
+	frappe.db.commit()
+
+
 def implied(capabilities) -> dict[str, set[str]]:
 	"""DocType -> read/write/create/delete, as DOCTYPE_RIGHTS says ``capabilities`` allow."""
 	rights: dict[str, set[str]] = {}
@@ -241,7 +254,7 @@ def test_the_migrate_backfill_follows_the_same_rules_and_writes_nothing_the_seco
 # --- what is refused ------------------------------------------------------------------------------
 
 
-def test_a_capability_that_does_not_exist_is_refused_with_the_real_ones_listed(site):
+def test_a_capability_that_does_not_exist_is_refused_with_the_real_ones_listed(site, site_rules_kept):
 	drop_roles("roles-test Flier")
 	try:
 		with pytest.raises(frappe.ValidationError) as refused:
@@ -309,7 +322,7 @@ def test_the_last_huf_admin_cannot_be_removed_until_there_is_another(site):
 		drop_users(first, second)
 
 
-def test_settings_write_through_a_custom_role_cannot_grant_what_its_holder_lacks(site):
+def test_settings_write_through_a_custom_role_cannot_grant_what_its_holder_lacks(site, site_rules_kept):
 	keeper, other = email("keeper"), email("keeper-other")
 	role, small, too_much = "roles-test Settings Keeper", "roles-test Small", "roles-test Too Much"
 	drop_users(keeper, other)
@@ -348,11 +361,10 @@ def custom_rights(role: str) -> dict[str, set[str]]:
 	return {row.parent: {flag for flag in FLAGS.values() if row[flag]} for row in rows}
 
 
-def test_a_custom_role_is_a_site_role_with_exactly_the_rights_its_capabilities_imply(site):
+def test_a_custom_role_is_a_site_role_with_exactly_the_rights_its_capabilities_imply(site, site_rules_kept):
 	writer_role, reader_role = "roles-test Knowledge Writer", "roles-test Knowledge Reader"
 	writer_caps, reader_caps = ["agent.read", "knowledge.read", "knowledge.write"], ["knowledge.read"]
 	writer, reader = email("writer"), email("reader")
-	had_custom = set(frappe.get_all("Custom DocPerm", pluck="parent", distinct=True))
 	drop_users(writer, reader)
 	drop_roles(writer_role, reader_role)
 	try:
@@ -393,11 +405,6 @@ def test_a_custom_role_is_a_site_role_with_exactly_the_rights_its_capabilities_i
 		frappe.db.rollback()
 		drop_users(writer, reader)
 		drop_roles(writer_role, reader_role)
-		# a custom role copied these DocTypes' standard rules into Custom DocPerm: put the site back
-		for doctype in set(frappe.get_all("Custom DocPerm", pluck="parent", distinct=True)) - had_custom:
-			frappe.db.delete("Custom DocPerm", {"parent": doctype})
-			frappe.clear_cache(doctype=doctype)
-		frappe.db.commit()
 
 
 # --- the built-in roles' standard permissions -----------------------------------------------------
