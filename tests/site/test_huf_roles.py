@@ -454,14 +454,16 @@ def test_has_capability_costs_no_sql_after_the_first_call_of_a_request(site, mon
 		with counted_statements(monkeypatch) as first:
 			assert has_capability(user, "agent.run")
 		assert first["huf"] > 0  # the counter sees the first call's reads
-		redis = []
-		real_command = frappe.cache.execute_command
+		redis, asked = [], []
+		real_command, real_roles = frappe.cache.execute_command, frappe.get_roles
 		with counted_statements(monkeypatch) as later:
 			monkeypatch.setattr(frappe.cache, "execute_command", lambda *a, **kw: redis.append(a[0]) or real_command(*a, **kw))
+			monkeypatch.setattr(frappe, "get_roles", lambda *a, **kw: asked.append(a) or real_roles(*a, **kw))
 			for _ in range(200):
 				for capability in CAPABILITIES:
 					assert has_capability(user, capability) == (capability in BUILTIN_ROLES[USER][2])
 		assert later["huf"] == 0 and redis == []
+		assert asked == []  # worked out once: not even Frappe's cached roles are asked again
 		with as_user(user):  # the signed-in user (None) is the same lookup
 			with counted_statements(monkeypatch) as signed_in:
 				assert has_capability(None, "agent.run") and not has_capability(None, "agent.write")
