@@ -162,15 +162,19 @@ def test_a_disabled_huf_user_role_is_not_turned_back_on_by_the_next_save(site):
 
 
 def test_administrator_only_gains_huf_gateway_user(site):
-	"""Administrator is Huf Admin already (it holds every site Role). Rolled back, not committed."""
+	"""Administrator is Huf Admin already (it holds every site Role), even when it was also given
+	Huf Manager and Huf User in the User form. Rolled back, not committed."""
 	try:
 		frappe.db.delete("Huf User Role", {"user": "Administrator", "huf_role": GATEWAY})
 		before = rows_of("Administrator")
 		assert GATEWAY not in before
+		person = frappe.get_doc("User", "Administrator")
+		for role in {MANAGER, USER} - {row.role for row in person.roles}:
+			person.append("roles", {"role": role})
 		with defaults_on():
-			frappe.get_doc("User", "Administrator").save(ignore_permissions=True)
+			person.save(ignore_permissions=True)
 		assert rows_of("Administrator") == {**before, GATEWAY: 1}
-		assert MANAGER not in rows_of("Administrator")
+		assert MANAGER not in rows_of("Administrator") and USER not in rows_of("Administrator")
 
 		# With no row at all, its Huf Admin is written down (it already is one) and it still gets no Huf Manager.
 		frappe.db.delete("Huf User Role", {"user": "Administrator"})
@@ -179,6 +183,7 @@ def test_administrator_only_gains_huf_gateway_user(site):
 		assert rows_of("Administrator") == {ADMIN: 1, GATEWAY: 1}
 	finally:
 		frappe.db.rollback()
+		frappe.clear_cache(user="Administrator")
 
 
 # --- the migrate backfill -------------------------------------------------------------------------
@@ -322,17 +327,27 @@ def test_the_last_huf_admin_cannot_be_removed_until_there_is_another(site):
 		drop_users(first, second)
 
 
+def test_a_custom_role_may_not_take_the_name_of_a_site_role(site, site_rules_kept):
+	with pytest.raises(frappe.ValidationError, match="already has a role called Blogger"):
+		people.save_huf_role("Blogger", ["agent.read"])
+	assert not frappe.db.exists("Huf Role", "Blogger") and not frappe.db.exists("Custom DocPerm", {"role": "Blogger"})
+
+
 def test_settings_write_through_a_custom_role_cannot_grant_what_its_holder_lacks(site, site_rules_kept):
-	keeper, other = email("keeper"), email("keeper-other")
+	keeper, other, admin = email("keeper"), email("keeper-other"), email("keeper-admin")
 	role, small, too_much = "roles-test Settings Keeper", "roles-test Small", "roles-test Too Much"
-	drop_users(keeper, other)
+	drop_users(keeper, other, admin)
 	drop_roles(role, small, too_much)
 	try:
 		make_user(keeper, ["Blogger"])
 		make_user(other, ["Blogger"])
+		make_user(admin, ["Blogger"])
+		people.assign_huf_role(admin, ADMIN)
 		people.save_huf_role(role, ["settings.write", "agent.read", "run.read"])
 		people.assign_huf_role(keeper, role)
+		people.assign_huf_role(other, GATEWAY)
 		frappe.db.commit()
+		admin_row = frappe.db.get_value("Huf User Role", {"user": admin, "huf_role": ADMIN})
 		with as_user(keeper):
 			assert has_capability(None, "settings.write")
 			with pytest.raises(frappe.PermissionError, match="lack agent.write"):
@@ -341,15 +356,21 @@ def test_settings_write_through_a_custom_role_cannot_grant_what_its_holder_lacks
 				people.assign_huf_role(other, MANAGER)
 			with pytest.raises(frappe.PermissionError, match="Only a site administrator can give or take Huf Admin"):
 				people.assign_huf_role(other, ADMIN)
-			# what the keeper has, they can pass on
+			with pytest.raises(frappe.PermissionError, match="Only a site administrator can give or take Huf Admin"):
+				people.remove_huf_role(admin, ADMIN)
+			with pytest.raises(frappe.PermissionError, match="Only a site administrator can give or take Huf Admin"):
+				frappe.delete_doc("Huf User Role", admin_row)  # as the Desk's or the REST API's delete does
+			# what the keeper has, they can pass on (and their Desk rights let them delete a row)
 			people.save_huf_role(small, ["agent.read"])
 			people.assign_huf_role(other, VIEWER)
+			frappe.delete_doc("Huf User Role", frappe.db.get_value("Huf User Role", {"user": other, "huf_role": GATEWAY}))
 		assert rows_of(other) == {VIEWER: 1}
+		assert rows_of(admin) == {ADMIN: 1} and "System Manager" in site_roles(admin)
 		assert not frappe.db.exists("Huf Role", too_much)
 		assert "System Manager" not in site_roles(other) and MANAGER not in site_roles(other)
 	finally:
 		frappe.db.rollback()
-		drop_users(keeper, other)
+		drop_users(keeper, other, admin)
 		drop_roles(role, small, too_much)
 
 
@@ -390,6 +411,15 @@ def test_a_custom_role_is_a_site_role_with_exactly_the_rights_its_capabilities_i
 		assert not has_capability(writer, "knowledge.write") and writer_role not in site_roles(writer)
 		people.assign_huf_role(writer, writer_role)
 		assert has_capability(writer, "knowledge.write")
+
+		narrower = ["agent.read", "knowledge.read"]
+		people.save_huf_role(writer_role, narrower, name=writer_role)
+		assert not has_capability(writer, "knowledge.write") and has_capability(writer, "knowledge.read")
+		assert custom_rights(writer_role) == implied(narrower)
+		frappe.local.role_permissions = {}  # Frappe's own per-request cache of the rights
+		assert not frappe.has_permission("Knowledge Source", "create", user=writer)
+		people.save_huf_role(writer_role, writer_caps, name=writer_role)
+		assert has_capability(writer, "knowledge.write") and custom_rights(writer_role) == implied(writer_caps)
 
 		people.delete_huf_role(writer_role)
 		frappe.db.commit()
