@@ -44,7 +44,10 @@ DOCTYPE_RIGHTS: dict[str, dict[str, str]] = {
 	"agent.run": {"Agent Chat": R, "Agent Run Feedback": "rwc"},
 	"run.read": {"Agent Conversation": R, "Agent Message": R, "Agent Run": R, "Agent Tool Call": R, "Agent Context Artifact": R, "Agent Orchestration": R},
 	"agent.write": {"Agent": RW, "Agent Settings": RW},
-	"run.read.all": {"Agent Conversation": "rd", "Agent Message": "rd", "Agent Run": "rd", "Agent Tool Call": "rd", "Agent Context Artifact": "rd", "Agent Orchestration": "rd"},
+	"run.read.all": {
+		"Agent Conversation": "rd", "Agent Message": "rd", "Agent Run": "rd", "Agent Tool Call": "rd", "Agent Run Feedback": "rd",
+		"Agent Context Artifact": "rd", "Agent Orchestration": "rd",
+	},
 	"tool.read": {"Agent Tool Function": R, "Agent Tool Type": R},
 	"tool.write": {"Agent Tool Function": RW, "Agent Tool Type": RW},
 	"tool.mcp.write": {"MCP Server": RW},

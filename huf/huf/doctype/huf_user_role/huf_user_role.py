@@ -40,8 +40,7 @@ class HufUserRole(Document):
 		twin = frappe.db.get_value("Huf User Role", {"user": self.user, "huf_role": self.huf_role, "name": ("!=", self.name)})
 		if twin:
 			frappe.throw(_("{0} already has a record for {1}; turn that one on or off instead.").format(self.user, self.huf_role), frappe.DuplicateEntryError, title=_("Already listed"))
-		if self.huf_role == ADMIN_ROLE and not frappe.flags.huf_default_roles and "System Manager" not in frappe.get_roles():
-			frappe.throw(_("Only a site administrator can give or take Huf Admin: it is the site's System Manager role."), frappe.PermissionError, title=_("Not allowed"))
+		self.refuse_admin_change()
 		if self.enabled and not frappe.flags.huf_default_roles:
 			granted = set(frappe.get_all("Huf Role Permission", filters={"parent": self.huf_role, "parenttype": "Huf Role"}, pluck="capability"))
 			beyond = granted - capabilities()
@@ -59,6 +58,7 @@ class HufUserRole(Document):
 		sync_site_role(self.user, self.huf_role)
 
 	def on_trash(self):
+		self.refuse_admin_change()  # deleting the row takes the role as turning it off does
 		if self.enabled:
 			self.refuse_last_admin()
 		self.enabled = 0
@@ -67,6 +67,10 @@ class HufUserRole(Document):
 			sync_site_role(self.user, self.huf_role)
 		finally:
 			frappe.flags.huf_removed_row = None
+
+	def refuse_admin_change(self):
+		if self.huf_role == ADMIN_ROLE and not frappe.flags.huf_default_roles and "System Manager" not in frappe.get_roles():
+			frappe.throw(_("Only a site administrator can give or take Huf Admin: it is the site's System Manager role."), frappe.PermissionError, title=_("Not allowed"))
 
 	def refuse_last_admin(self):
 		if self.huf_role != ADMIN_ROLE:
