@@ -220,6 +220,8 @@ def cases(w) -> list[Case]:
 		Case("huf.ai.agent.chat.send_agent_chat_message", {"agent_name": w.agent, "message": "me too", "conversation_id": w.conversation}, mine),
 		Case("huf.ai.agent.chat.get_agent_chat_messages", {"conversation_id": w.conversation}, hers, GET),
 		Case("huf.ai.agent.chat.get_chat_conversations", {"agent_name": w.agent}, None, GET),  # each caller's own
+		Case("huf.ai.memory.get_conversation_memory", {"conversation": w.conversation}, mine, GET),  # the owner only, managers too refused
+		Case("huf.ai.memory.set_conversation_memory", {"conversation": w.conversation, "key": "planted", "value": '"x"'}, mine),
 		Case("huf.ai.agent.chat.get_chat_agents", {}, None, GET),
 		Case("huf.ai.agent.feedback.rate_agent_message", {"agent_message": w.reply, "feedback": "Thumbs Down"}, mine),
 		Case("huf.permissions.get_me", {}, verb=GET, ok=signed_in),
