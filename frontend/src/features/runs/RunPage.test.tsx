@@ -42,4 +42,28 @@ describe("RunPage", () => {
 		await screen.findByRole("heading", { level: 1 });
 		expect(screen.queryByTestId("run-flow")).toBeNull();
 	});
+
+	it("shows a planned run's plan: each step in order, done or not, with what it produced", async () => {
+		const plan = {
+			status: "Running",
+			current_step: 2,
+			steps: [
+				{ step: 1, instruction: "Find the customer", status: "Done", output: "ACME" },
+				{ step: 2, instruction: "Write the summary", status: "Pending", output: "" },
+				{ step: 3, instruction: "Mail it", status: "Pending", output: "" },
+			],
+		};
+		detail = { run: { ...agentRun, status: "Started" }, timeline: [], children: [], needs_attention: [], plan };
+		show();
+		const section = await screen.findByTestId("run-plan");
+		expect(section.textContent).toContain("1 of 3 steps done");
+		expect(screen.getAllByTestId("plan-step").map((step) => step.textContent)).toEqual(["1. Find the customerDoneACME", "2. Write the summaryNext", "3. Mail itTo do"]);
+	});
+
+	it("shows no plan for a run without one", async () => {
+		detail = { run: agentRun, timeline: [], children: [], needs_attention: [], plan: null };
+		show();
+		await screen.findByRole("heading", { level: 1 });
+		expect(screen.queryByTestId("run-plan")).toBeNull();
+	});
 });

@@ -8,6 +8,7 @@ import { renderMarkdown } from "../../lib/markdown";
 import { InterruptedCard } from "../chat/InterruptedCard";
 import { attentionFrom, formatCost, type StoredApproval } from "../chat/state";
 import { ACTIVE, formatDuration, useRunUpdates } from "./api";
+import { type Plan, PlanSection } from "./PlanSection";
 
 type Step =
 	| { kind: "model"; at: string; content: string; requested_tools: boolean; duration_ms: number }
@@ -18,6 +19,7 @@ type Detail = {
 	timeline: Step[];
 	children: { name: string; agent: string; channel: string; status: string; total_tokens: number; total_cost: number }[];
 	needs_attention: StoredApproval[];
+	plan: Plan | null;
 };
 
 const ERROR_CAUSES: Record<string, string> = {
@@ -134,6 +136,7 @@ export default function RunPage() {
 					<div className="prose-chat rounded-md border border-slate-200 bg-white p-3 text-sm" dangerouslySetInnerHTML={{ __html: renderMarkdown(String(run.response)) }} />
 				</section>
 			) : null}
+			{detail.data.plan ? <PlanSection plan={detail.data.plan} /> : null}
 			<section className="grid grid-cols-1 gap-2">
 				<h2 className="text-base font-semibold">Steps</h2>
 				{timeline.length ? <ol className="grid grid-cols-1 gap-2">{timeline.map((step, index) => <TimelineStep key={`${step.kind}-${step.at}-${index}`} step={step} index={index} />)}</ol> : <p className="text-sm text-slate-600">No steps recorded{ACTIVE.includes(run.status) ? " yet" : ""}.</p>}
