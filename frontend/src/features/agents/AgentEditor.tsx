@@ -40,8 +40,9 @@ export default function AgentEditor() {
 	const providers = useProviders();
 	// The form starts afresh from the saved document, so "Saved." is remembered out here.
 	const [saved, setSaved] = useState(false);
-	const tools = useQuery({ queryKey: ["tools"], queryFn: () => getList<ToolRow>("Agent Tool Function", { fields: TOOL_FIELDS, order_by: "name asc", limit: 1000 }) });
-	if ((!isNew && loaded.isPending) || providers.isPending || tools.isPending) return <Loading />;
+	const seesTools = useCan()("tool.read");
+	const tools = useQuery({ queryKey: ["tools"], queryFn: () => getList<ToolRow>("Agent Tool Function", { fields: TOOL_FIELDS, order_by: "name asc", limit: 1000 }), enabled: seesTools });
+	if ((!isNew && loaded.isPending) || providers.isPending || (seesTools && tools.isPending)) return <Loading />;
 	const error = loaded.error ?? providers.error ?? tools.error;
 	if (error) return <div className="p-6"><ErrorNote error={error} /></div>;
 	const initial = isNew ? emptyAgent() : pick(loaded.data ?? {});
@@ -217,22 +218,34 @@ function Editor({ isNew, initial, providers, tools, saved, onSaved }: EditorProp
 					</Section>
 
 					<Section title="Tools">
-						<ToolPicker tools={tools} selected={draft.agent_tool.map((row) => row.tool)} error={errors.agent_tool} onChange={(names) => set("agent_tool", names.map((tool) => ({ tool })))} />
+						{can("tool.read") ? (
+							<ToolPicker tools={tools} selected={draft.agent_tool.map((row) => row.tool)} error={errors.agent_tool} onChange={(names) => set("agent_tool", names.map((tool) => ({ tool })))} />
+						) : (
+							<Names label="Tools" names={draft.agent_tool.map((row) => row.tool)} />
+						)}
 					</Section>
 
 					<Section title="Tool servers">
-						<McpSection rows={draft.agent_mcp_server} error={errors.agent_mcp_server} onChange={(rows) => set("agent_mcp_server", rows)} />
+						{can("tool.mcp.write") ? (
+							<McpSection rows={draft.agent_mcp_server} error={errors.agent_mcp_server} onChange={(rows) => set("agent_mcp_server", rows)} />
+						) : (
+							<Names label="Tool servers" names={draft.agent_mcp_server.map((row) => row.mcp_server)} />
+						)}
 					</Section>
 
 					<Section title="Knowledge">
-						<KnowledgeSection
-							rows={draft.agent_knowledge}
-							maxTokens={draft.max_knowledge_tokens}
-							error={errors.agent_knowledge}
-							maxError={errors.max_knowledge_tokens}
-							onChange={(rows) => set("agent_knowledge", rows)}
-							onMaxChange={(value) => set("max_knowledge_tokens", value)}
-						/>
+						{can("knowledge.read") ? (
+							<KnowledgeSection
+								rows={draft.agent_knowledge}
+								maxTokens={draft.max_knowledge_tokens}
+								error={errors.agent_knowledge}
+								maxError={errors.max_knowledge_tokens}
+								onChange={(rows) => set("agent_knowledge", rows)}
+								onMaxChange={(value) => set("max_knowledge_tokens", value)}
+							/>
+						) : (
+							<Names label="Knowledge sources" names={draft.agent_knowledge.map((row) => row.knowledge_source)} />
+						)}
 					</Section>
 
 					<Section title="Who can use it">
@@ -322,5 +335,17 @@ function Editor({ isNew, initial, providers, tools, saved, onSaved }: EditorProp
 			/>
 			{leavePrompt}
 		</div>
+	);
+}
+
+/** What the agent uses, for someone who may not see the full list to choose from. */
+function Names({ label, names }: { label: string; names: string[] }) {
+	if (!names.length) return <p className="text-sm text-slate-600">None.</p>;
+	return (
+		<ul aria-label={label} className="list-disc pl-5 text-sm text-slate-800">
+			{names.map((name) => (
+				<li key={name}>{name}</li>
+			))}
+		</ul>
 	);
 }

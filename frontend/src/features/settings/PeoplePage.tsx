@@ -87,8 +87,7 @@ function PersonRow({ person, roles }: { person: Person; roles: HufRole[] }) {
 								</>
 							) : (
 								<>
-									<s aria-hidden>{row.huf_role}</s>
-									<span className="sr-only">{row.huf_role}</span> (turned off)
+									{row.huf_role} <span>(turned off)</span>
 								</>
 							)}
 						</li>
