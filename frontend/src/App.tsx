@@ -1,9 +1,11 @@
 import { lazy, Suspense, type ReactNode } from "react";
 import { Navigate, Route, Routes } from "react-router";
+import { areasFor } from "./components/areas";
 import { Layout } from "./components/Layout";
 import { ErrorNote, Loading } from "./components/ui/status";
 import { ChatPage } from "./features/chat/ChatPage";
 import { ApiError } from "./lib/api";
+import type { Capabilities } from "./lib/boot";
 import { useMe } from "./lib/me";
 
 // Chat is the first screen most people see, so it ships with the first load; the rest load on demand.
@@ -24,10 +26,18 @@ const ApprovalsPage = lazy(() => import("./features/flows/ApprovalsPage"));
 const PromptsPage = lazy(() => import("./features/prompts/PromptsPage"));
 const PromptPage = lazy(() => import("./features/prompts/PromptPage"));
 const NewPromptPage = lazy(() => import("./features/prompts/NewPromptPage"));
+const SettingsPage = lazy(() => import("./features/settings/SettingsPage"));
 
 function Allowed({ when, children }: { when: boolean; children: ReactNode }) {
 	if (!when) return <ErrorNote error="You don't have access to this part of Huf. Ask an administrator if you need it." />;
 	return <Suspense fallback={<Loading />}>{children}</Suspense>;
+}
+
+/** The first area this person may use: chat for most, something else for those who can't chat. */
+function Home({ capabilities }: { capabilities: Capabilities }) {
+	const first = areasFor(capabilities)[0];
+	if (!first) return <ErrorNote error="Your account has no Huf role yet. Ask an administrator to give you one." />;
+	return <Navigate to={first.to} replace />;
 }
 
 export function App() {
@@ -49,26 +59,28 @@ export function App() {
 	return (
 		<Routes>
 			<Route element={<Layout me={me.data} />}>
-				<Route index element={<Navigate to="/chat" replace />} />
-				<Route path="chat/:agent?/:conversation?" element={<ChatPage />} />
-				<Route path="agents" element={<Allowed when={can["agent.manage"]}><AgentsPage /></Allowed>} />
-				<Route path="agents/:name" element={<Allowed when={can["agent.manage"]}><AgentEditor /></Allowed>} />
-				<Route path="providers" element={<Allowed when={can["provider.manage"]}><ProvidersPage /></Allowed>} />
-				<Route path="runs" element={<Allowed when={can["agent.run"]}><RunsPage /></Allowed>} />
-				<Route path="runs/:name" element={<Allowed when={can["agent.run"]}><RunPage /></Allowed>} />
-				<Route path="knowledge" element={<Allowed when={can["knowledge.view"]}><KnowledgePage /></Allowed>} />
-				<Route path="knowledge/:source" element={<Allowed when={can["knowledge.view"]}><SourcePage /></Allowed>} />
-				<Route path="tools" element={<Allowed when={can["agent.run"]}><ToolsPage /></Allowed>} />
-				<Route path="tools/new" element={<Allowed when={me.data.is_manager}><ToolEditor /></Allowed>} />
-				<Route path="tools/:name" element={<Allowed when={can["agent.run"]}><ToolEditor /></Allowed>} />
-				<Route path="tools/servers/:name" element={<Allowed when={me.data.is_manager}><McpServerPage /></Allowed>} />
-				<Route path="flows" element={<Allowed when={can["agent.run"]}><FlowsPage /></Allowed>} />
-				<Route path="flows/approvals" element={<Allowed when={can["agent.run"]}><ApprovalsPage /></Allowed>} />
-				<Route path="flows/runs/:run" element={<Allowed when={can["agent.run"]}><FlowRunPage /></Allowed>} />
-				<Route path="flows/:flowId" element={<Allowed when={can["agent.run"]}><FlowPage /></Allowed>} />
-				<Route path="prompts" element={<Allowed when={can["agent.run"]}><PromptsPage /></Allowed>} />
-				<Route path="prompts/:kind/new" element={<Allowed when={me.data.is_manager}><NewPromptPage /></Allowed>} />
-				<Route path="prompts/:kind/:name" element={<Allowed when={can["agent.run"]}><PromptPage /></Allowed>} />
+				<Route index element={<Home capabilities={can} />} />
+				<Route path="chat/:agent?/:conversation?" element={<Allowed when={can["agent.run"]}><ChatPage /></Allowed>} />
+				<Route path="agents" element={<Allowed when={can["agent.read"]}><AgentsPage /></Allowed>} />
+				<Route path="agents/new" element={<Allowed when={can["agent.write"]}><AgentEditor /></Allowed>} />
+				<Route path="agents/:name" element={<Allowed when={can["agent.read"]}><AgentEditor /></Allowed>} />
+				<Route path="providers" element={<Allowed when={can["provider.write"]}><ProvidersPage /></Allowed>} />
+				<Route path="runs" element={<Allowed when={can["run.read"]}><RunsPage /></Allowed>} />
+				<Route path="runs/:name" element={<Allowed when={can["run.read"]}><RunPage /></Allowed>} />
+				<Route path="knowledge" element={<Allowed when={can["knowledge.read"]}><KnowledgePage /></Allowed>} />
+				<Route path="knowledge/:source" element={<Allowed when={can["knowledge.read"]}><SourcePage /></Allowed>} />
+				<Route path="tools" element={<Allowed when={can["tool.read"]}><ToolsPage /></Allowed>} />
+				<Route path="tools/new" element={<Allowed when={can["tool.write"]}><ToolEditor /></Allowed>} />
+				<Route path="tools/:name" element={<Allowed when={can["tool.read"]}><ToolEditor /></Allowed>} />
+				<Route path="tools/servers/:name" element={<Allowed when={can["tool.mcp.write"]}><McpServerPage /></Allowed>} />
+				<Route path="flows" element={<Allowed when={can["flow.read"]}><FlowsPage /></Allowed>} />
+				<Route path="flows/approvals" element={<Allowed when={can["flow.run"]}><ApprovalsPage /></Allowed>} />
+				<Route path="flows/runs/:run" element={<Allowed when={can["flow.read"]}><FlowRunPage /></Allowed>} />
+				<Route path="flows/:flowId" element={<Allowed when={can["flow.read"]}><FlowPage /></Allowed>} />
+				<Route path="prompts" element={<Allowed when={can["prompt.read"]}><PromptsPage /></Allowed>} />
+				<Route path="prompts/:kind/new" element={<Allowed when={can["prompt.write"]}><NewPromptPage /></Allowed>} />
+				<Route path="prompts/:kind/:name" element={<Allowed when={can["prompt.read"]}><PromptPage /></Allowed>} />
+				<Route path="settings/:part?" element={<Allowed when={can["settings.write"]}><SettingsPage /></Allowed>} />
 				<Route path="*" element={<ErrorNote error="There is no page at this address." />} />
 			</Route>
 		</Routes>

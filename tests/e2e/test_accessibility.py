@@ -178,3 +178,33 @@ def test_every_page_has_no_serious_or_critical_accessibility_violations(site, ll
 	assert not wider, wider
 	log = page.evaluate("""() => { const log = document.querySelector('[role="log"]'); return [log.scrollWidth, log.clientWidth]; }""")
 	assert log[0] <= log[1], f"the conversation is {log[0]} px wide inside a {log[1]} px list"
+
+
+def test_the_settings_pages_have_no_serious_or_critical_accessibility_violations(site, web, signed_in):
+	"""Settings is an admin's (System Manager's): people and roles, roles with the new-role dialog
+	open, and the content from apps, checked with axe and at phone width."""
+	if not AXE.exists():
+		pytest.fail(f"axe-core is not at {AXE}: add the devDependency axe-core to frontend/package.json, or set HUF_AXE.")
+	page = signed_in(make_user("axe-admin@huf.test", ["System Manager"]))
+	heading = lambda name: lambda p: p.get_by_role("heading", name=name, exact=True).first  # noqa: E731
+	pages = [
+		("/huf/settings", heading("People and roles")),
+		("/huf/settings/roles", heading("Roles")),
+		("/huf/settings/content", heading("Content from apps")),
+	]
+	found = []
+	for path, ready in pages:
+		found += violations(page, path, ready)
+	page.goto("/huf/settings/roles")
+	page.get_by_role("button", name="New role").click()
+	expect(page.get_by_role("dialog", name="New role")).to_be_visible()
+	page.add_script_tag(path=str(AXE))
+	for v in page.evaluate(RUN_AXE):
+		found.append(f"the new-role dialog: {v['impact']} {v['id']} ({v['help']}) at {v['nodes'][:4]}")
+	assert not found, "Serious or critical accessibility violations:\n" + "\n".join(found)
+
+	page.set_viewport_size(PHONE)
+	found = []
+	for path, ready in pages:
+		found += wider_than_the_screen(page, path, ready)
+	assert not found, "Wider than the screen at 390 px:\n" + "\n".join(found)

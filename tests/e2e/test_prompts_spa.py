@@ -166,3 +166,24 @@ def test_a_manager_picks_summary_instructions_from_the_library_for_a_summarizing
 		"Agent", agent, ["summary_prompt_mode", "summary_prompt_template", "summary_prompt_version_locked", "summary_template_version_at_attach"]
 	)
 	assert saved == ("Template", "e2e-short-summary", 0, 1), saved
+
+
+def test_a_reader_compares_any_two_versions_of_a_prompt(site, web, signed_in):
+	prompt("e2e-three-versions", "E2E three versions", "Say hello.")
+	for body in ("Say hello kindly.", "Say hello kindly, in one line."):
+		doc = frappe.get_doc("Agent Prompt", "e2e-three-versions")
+		doc.prompt_body = body
+		doc.save()
+	frappe.db.commit()
+	reader = make_user("prompts-ui-reader@huf.test", ["Huf User"])
+	page = signed_in(reader)
+
+	page.goto("/huf/prompts/prompt/e2e-three-versions")
+	expect(page.get_by_role("region", name="Changes from version 2 to version 3")).to_be_visible()  # the two newest first
+	page.get_by_label("Compare version").select_option("1")
+	changes = page.get_by_role("region", name="Changes from version 1 to version 3")
+	expect(changes.get_by_text("Say hello.")).to_be_visible()
+	expect(changes.get_by_text("Say hello kindly, in one line.")).to_be_visible()
+	page.get_by_label("With version").select_option("1")
+	expect(page.get_by_text("Pick two different versions to see what changed.")).to_be_visible()
+	expect(page.get_by_role("button", name="Save")).to_have_count(0)

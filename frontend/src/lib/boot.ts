@@ -1,16 +1,29 @@
 // What the server put on the page (huf/www/huf.py): the signed-in user's capabilities and the CSRF
 // token. The dev server has no boot data; the app then asks the server for the user (see useMe).
 
-export type Capabilities = {
-	"agent.run": boolean;
-	"agent.manage": boolean;
-	"provider.manage": boolean;
-	"run.view_all": boolean;
-	"knowledge.view": boolean;
-	"knowledge.manage": boolean;
-};
+/** Every capability there is (huf/capabilities.py CAPABILITIES): what a person may do in Huf. */
+export type Capability =
+	| "agent.read"
+	| "agent.run"
+	| "agent.write"
+	| "run.read"
+	| "run.read.all"
+	| "tool.read"
+	| "tool.write"
+	| "tool.mcp.write"
+	| "provider.write"
+	| "knowledge.read"
+	| "knowledge.write"
+	| "flow.read"
+	| "flow.run"
+	| "flow.write"
+	| "trigger.write"
+	| "prompt.read"
+	| "prompt.write"
+	| "settings.write";
+export type Capabilities = Record<Capability, boolean>;
 
-export type Me = { user: string; full_name: string; is_manager: boolean; capabilities: Capabilities };
+export type Me = { user: string; full_name: string; capabilities: Capabilities };
 
 type Boot = { me?: Me; site_name?: string; csrf_token?: string; socketio_port?: number | null };
 

@@ -6,10 +6,12 @@ import { Button } from "../../components/ui/button";
 import { Input, Select } from "../../components/ui/field";
 import { Empty, ErrorNote, Loading, StatusBadge } from "../../components/ui/status";
 import { getList } from "../../lib/api";
+import { useCan } from "../../lib/me";
 
 type AgentRow = { name: string; description: string | null; disabled: 0 | 1; model: string; allow_chat: 0 | 1; last_run: string | null; total_run: number | null };
 
 export default function AgentsPage() {
+	const can = useCan();
 	const [search, setSearch] = useState("");
 	const [status, setStatus] = useState("all");
 	const filters: unknown[] = [];
@@ -24,12 +26,14 @@ export default function AgentsPage() {
 		<div className="mx-auto grid max-w-5xl grid-cols-1 gap-4 p-4 md:p-6">
 			<header className="flex flex-wrap items-center gap-3">
 				<h1 className="text-xl font-semibold">Agents</h1>
-				<Button asChild className="ml-auto">
-					<Link to="/agents/new">
-						<Plus className="h-4 w-4" aria-hidden />
-						New agent
-					</Link>
-				</Button>
+				{can("agent.write") ? (
+					<Button asChild className="ml-auto">
+						<Link to="/agents/new">
+							<Plus className="h-4 w-4" aria-hidden />
+							New agent
+						</Link>
+					</Button>
+				) : null}
 			</header>
 			<div className="flex flex-wrap gap-2">
 				<div className="relative min-w-[14rem] flex-1">

@@ -16,7 +16,7 @@ vi.mock("../../lib/api", () => ({
 		if (method.endsWith("get_chat_conversations")) return Object.entries(titles).map(([name, title]) => ({ name, title, creation: "", total_messages: 2 }));
 		if (method.endsWith("get_agent_chat_messages")) return { conversation: args.conversation_id, agent: "Writer", title: null, messages: [], has_more: false, runs: {}, active_run: null };
 		if (method.endsWith("get_conversation_memory")) return [{ key: "city", value: "Porto", inject: true, updated_at: null }];
-		if (method.endsWith("get_me")) return { user: "a@b.c", full_name: "A", is_manager: false, capabilities: { "agent.manage": false } };
+		if (method.endsWith("get_me")) return { user: "a@b.c", full_name: "A", capabilities: { "agent.write": false, "agent.read": false } };
 		throw new Error(`unexpected ${method}`);
 	}),
 	uploadFile: vi.fn(),

@@ -49,7 +49,7 @@ export function ChatPage() {
 		return (
 			<div className="p-6">
 				<Empty title="No agents to chat with yet">
-					{me.data?.capabilities["agent.manage"] ? (
+					{me.data?.capabilities["agent.write"] ? (
 						<>
 							Create an agent and tick “Open for chat”. <Link className="text-blue-700 underline" to="/agents/new">Create an agent</Link>
 						</>
@@ -128,7 +128,7 @@ export function ChatPage() {
 				) : (
 					<div className="grid gap-2 p-4">
 						<ErrorNote error={`You can't chat with “${agent}”: it doesn't exist, isn't open for chat, or isn't shared with you.`} />
-						{me.data?.capabilities["agent.manage"] ? (
+						{me.data?.capabilities["agent.write"] ? (
 							<Link className="text-sm text-blue-700 underline" to={`/agents/${encodeURIComponent(agent)}`}>
 								Open {agent}'s settings to try it or open it for chat
 							</Link>

@@ -14,7 +14,7 @@ type Live = { user: string | null; files: FileRef[]; answer: AnswerItem };
 type ChatViewProps = { agent: string; allowFiles: boolean; conversation: string | null; onConversation: (conversation: string) => void };
 
 export function ChatView({ agent, allowFiles, conversation, onConversation }: ChatViewProps) {
-	const linkRun = useMe().data?.capabilities["agent.run"] ?? false;
+	const linkRun = useMe().data?.capabilities["run.read"] ?? false;
 	const queryClient = useQueryClient();
 	const [live, setLive] = useState<Live | null>(null);
 	const [reconnecting, setReconnecting] = useState(false);

@@ -7,7 +7,7 @@ import { useUnsavedGuard } from "../../components/unsaved";
 import { Field, Input } from "../../components/ui/field";
 import { Section } from "../../components/ui/section";
 import { ErrorNote, Loading, StatusBadge } from "../../components/ui/status";
-import { useMe } from "../../lib/me";
+import { holds, useMe } from "../../lib/me";
 import { preloaded } from "../../lib/preload";
 import { saveFlow, useFlow, useFlowRun, useFlowRuns, type Flow, type SaveArgs } from "./api";
 import { SampleContext } from "./builder/sample";
@@ -37,7 +37,7 @@ const Builder = preloaded(() => import("./builder/Builder").then((module) => mod
 
 function FlowView({ flow }: { flow: Flow }) {
 	const me = useMe().data;
-	const manager = Boolean(me?.is_manager);
+	const writer = holds(me, "flow.write");
 	const queryClient = useQueryClient();
 	const [name, setName] = useState(flow.flow_name);
 	const [refused, setRefused] = useState<Problems | null>(null);
@@ -78,7 +78,7 @@ function FlowView({ flow }: { flow: Flow }) {
 			),
 		[mutateAsync],
 	);
-	const canRun = manager || flow.status === "Active";
+	const canRun = holds(me, "flow.run") && (writer || flow.status === "Active");
 	const exportFile = () => {
 		const url = URL.createObjectURL(new Blob([JSON.stringify(flow.definition, null, 2)], { type: "application/json" }));
 		const link = Object.assign(document.createElement("a"), { href: url, download: `${flow.flow_id}.json` });
@@ -100,14 +100,14 @@ function FlowView({ flow }: { flow: Flow }) {
 							Run
 						</Button>
 					) : null}
-					{manager
+					{writer
 						? STATUS_ACTIONS[flow.status].map((action) => (
 								<Button key={action.to} variant="outline" disabled={save.isPending || graphDirty} title={graphDirty ? "Save your changes to the steps first" : undefined} onClick={() => save.mutate({ status: action.to })}>
 									{action.label}
 								</Button>
 							))
 						: null}
-					{manager ? (
+					{writer ? (
 						<Button variant="outline" onClick={() => setDialog("import")}>
 							<Upload className="h-4 w-4" aria-hidden />
 							Import
@@ -135,13 +135,13 @@ function FlowView({ flow }: { flow: Flow }) {
 			{/* The builder fills the screen once scrolled to: the page's navigation and this page's header stay above it. */}
 			<div hidden={asList} className="h-[calc(100dvh-1.5rem)] min-h-[26rem] min-w-0 md:h-[calc(100dvh-2rem)]">
 				<SampleContext.Provider value={sample}>
-					<Builder definition={flow.definition} readOnly={!manager} refused={refused} saving={save.isPending} onSave={saveGraph} onDirty={setGraphDirty} onDraft={setDraft} />
+					<Builder definition={flow.definition} readOnly={!writer} refused={refused} saving={save.isPending} onSave={saveGraph} onDirty={setGraphDirty} onDraft={setDraft} />
 				</SampleContext.Provider>
 			</div>
 			{testRun ? <TestRun name={testRun} onClose={() => setTestRun(null)} /> : null}
 			<FlowRuns flowId={flow.flow_id} />
-			<Versions flow={flow} canRestore={manager} onRestore={(definition, version) => saveGraph(definition, `Restored version ${version}`)} />
-			{manager ? (
+			<Versions flow={flow} canRestore={writer} onRestore={(definition, version) => saveGraph(definition, `Restored version ${version}`)} />
+			{writer ? (
 				<form
 					noValidate
 					aria-label="Flow settings"
@@ -164,7 +164,7 @@ function FlowView({ flow }: { flow: Flow }) {
 			{dialog === "run" ? (
 				<RunDialog
 					flowId={flow.flow_id}
-					draft={manager ? draft : null}
+					draft={writer ? draft : null}
 					dirty={graphDirty}
 					active={flow.status === "Active"}
 					version={flow.version}

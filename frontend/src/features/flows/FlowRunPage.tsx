@@ -39,7 +39,7 @@ export function RunView({ run }: { run: RunDetail }) {
 	const latest = [...run.steps].reverse();
 	const current = latest.find((step) => step.node_id === run.current_node_id);
 	const failed = run.status === "Failed" ? latest.find((step) => step.status === "Failed") : undefined;
-	const mayResume = run.status === "Failed" && Boolean(me && (me.is_manager || me.user === run.user));
+	const mayResume = run.status === "Failed" && Boolean(me && me.capabilities["flow.run"] && (me.capabilities["flow.write"] || me.user === run.user));
 	const [notice, setNotice] = useState<string | null>(null);
 	return (
 		<div className="mx-auto grid max-w-[1600px] grid-cols-1 gap-4 p-4 [overflow-wrap:anywhere] md:p-6">

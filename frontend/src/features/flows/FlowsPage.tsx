@@ -6,26 +6,29 @@ import { Button } from "../../components/ui/button";
 import { Dialog } from "../../components/ui/dialog";
 import { Field, Input } from "../../components/ui/field";
 import { Empty, ErrorNote, Loading, StatusBadge } from "../../components/ui/status";
-import { useMe } from "../../lib/me";
+import { useCan } from "../../lib/me";
 import { saveFlow, useFlows } from "./api";
 import { flowIdFromName, flowIdProblem, when } from "./rules";
 
 export default function FlowsPage() {
-	const manager = Boolean(useMe().data?.is_manager);
+	const can = useCan();
+	const writer = can("flow.write");
 	const flows = useFlows();
 	const [creating, setCreating] = useState(false);
 	return (
 		<div className="mx-auto grid max-w-5xl grid-cols-1 gap-4 p-4 md:p-6">
 			<header className="flex flex-wrap items-center gap-3">
 				<h1 className="text-xl font-semibold">Flows</h1>
-				<Button asChild variant="outline" className="ml-auto">
-					<Link to="/flows/approvals">
-						<Inbox className="h-4 w-4" aria-hidden />
-						Waiting for me
-					</Link>
-				</Button>
-				{manager ? (
-					<Button onClick={() => setCreating(true)}>
+				{can("flow.run") ? (
+					<Button asChild variant="outline" className="ml-auto">
+						<Link to="/flows/approvals">
+							<Inbox className="h-4 w-4" aria-hidden />
+							Waiting for me
+						</Link>
+					</Button>
+				) : null}
+				{writer ? (
+					<Button className={can("flow.run") ? undefined : "ml-auto"} onClick={() => setCreating(true)}>
 						<Plus className="h-4 w-4" aria-hidden />
 						New flow
 					</Button>
@@ -34,7 +37,7 @@ export default function FlowsPage() {
 			<p className="text-sm text-slate-600">A flow is a process written once and run many times: steps that ask agents, call web addresses, wait for a person's approval and more.</p>
 			{flows.isPending ? <Loading /> : null}
 			{flows.isError ? <ErrorNote error={flows.error} /> : null}
-			{flows.data && !flows.data.length ? <Empty title="No flows yet">{manager ? "Create a flow, then add its steps." : "Ask a Huf manager to set one up."}</Empty> : null}
+			{flows.data && !flows.data.length ? <Empty title="No flows yet">{writer ? "Create a flow, then add its steps." : "Ask whoever builds flows here to set one up."}</Empty> : null}
 			{flows.data?.length ? (
 				<div className="overflow-x-auto rounded-lg border border-slate-200 bg-white">
 					<table className="w-full text-left text-sm">
@@ -78,7 +81,7 @@ export default function FlowsPage() {
 					</table>
 				</div>
 			) : null}
-			{manager ? <NewFlowDialog open={creating} onOpenChange={setCreating} /> : null}
+			{writer ? <NewFlowDialog open={creating} onOpenChange={setCreating} /> : null}
 		</div>
 	);
 }

@@ -27,7 +27,7 @@ afterEach(() => {
 	replies = {};
 });
 
-const me = (manager: boolean, user = "ann@example.com") => ({ user, full_name: "Ann", is_manager: manager, capabilities: { "agent.run": true } });
+const me = (manager: boolean, user = "ann@example.com") => ({ user, full_name: "Ann", capabilities: { "flow.read": true, "flow.run": true, "flow.write": manager } });
 
 function show(path: string, element: ReactNode, route = path) {
 	const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });

@@ -12,7 +12,7 @@ export default function KnowledgePage() {
 	const sources = useSources();
 	const me = useMe();
 	const [creating, setCreating] = useState(false);
-	const canCreate = Boolean(me.data?.capabilities["knowledge.manage"]);
+	const canCreate = Boolean(me.data?.capabilities["knowledge.write"]);
 	return (
 		<div className="grid gap-4 p-4 md:p-6">
 			<header className="flex flex-wrap items-center gap-3">

@@ -28,7 +28,7 @@ const row = () => ({
 vi.mock("../../lib/api", async (original) => ({
 	...(await original<typeof import("../../lib/api")>()),
 	call: vi.fn(async (method: string, args: Record<string, unknown> = {}) => {
-		if (method === "huf.permissions.get_me") return { user: "a@b.c", is_manager: true, capabilities: { "agent.run": true, "agent.manage": true } };
+		if (method === "huf.permissions.get_me") return { user: "a@b.c", capabilities: { "prompt.read": true, "prompt.write": true, "agent.read": true } };
 		if (method.endsWith("list_prompts")) return [row()];
 		if (method.endsWith("get_prompt_version")) return { name: "support-tone", prompt: "support-tone", title: "Support tone", version: args.version, is_latest: args.version === version ? 1 : 0, prompt_body: `Text of v${String(args.version)}` };
 		if (method.endsWith("diff_prompt_versions")) return { prompt: "support-tone", from_version: args.from_version, to_version: args.to_version, diff: "" };

@@ -29,7 +29,7 @@ const prompt = {
 vi.mock("../../lib/api", () => ({
 	call: vi.fn(async (method: string, args: Record<string, unknown> = {}) => {
 		calls.push({ method, args });
-		if (method === "huf.permissions.get_me") return { user: "a@b.c", is_manager: false, capabilities: { "agent.run": true, "agent.manage": false } };
+		if (method === "huf.permissions.get_me") return { user: "a@b.c", capabilities: { "prompt.read": true, "prompt.write": false } };
 		if (method.endsWith("list_prompts")) return [prompt];
 		if (method.endsWith("get_prompt_version")) return { name: "x", prompt: "support-tone", title: "Support tone", version: args.version, is_latest: 0, prompt_body: `Text of v${String(args.version)}` };
 		if (method.endsWith("diff_prompt_versions")) {

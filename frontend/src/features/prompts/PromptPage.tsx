@@ -4,7 +4,7 @@ import { Field, Select } from "../../components/ui/field";
 import { Section } from "../../components/ui/section";
 import { Empty, ErrorNote, Loading } from "../../components/ui/status";
 import { cn } from "../../lib/cn";
-import { useMe } from "../../lib/me";
+import { useCan } from "../../lib/me";
 import { diffLines, isKind, KINDS, usePromptDiff, usePrompts, usePromptText, type PromptKind, type PromptRow, type SavedPrompt } from "./api";
 import { PromptForm } from "./PromptForm";
 
@@ -34,7 +34,7 @@ function VersionText({ kind, prompt, version }: { kind: PromptKind; prompt: stri
 	);
 }
 
-/** The newest version, in a manager's form. */
+/** The newest version, in the form of someone who may change prompts. */
 function EditNewest({ kind, prompt, onSaved }: { kind: PromptKind; prompt: PromptRow; onSaved: (saved: SavedPrompt) => void }) {
 	const text = usePromptText(kind, prompt.name, prompt.version);
 	if (text.isPending) return <Loading />;
@@ -94,7 +94,7 @@ export default function PromptPage() {
 	const kind: PromptKind = isKind(params.kind) ? params.kind : "prompt";
 	const name = params.name ?? "";
 	const prompts = usePrompts(kind);
-	const me = useMe();
+	const can = useCan();
 	const [shown, setShown] = useState<number | null>(null);
 	const location = useLocation();
 	const created = (location.state as { savedVersion?: number } | null)?.savedVersion;
@@ -116,7 +116,7 @@ export default function PromptPage() {
 		);
 	}
 	const version = shown ?? prompt.version;
-	const editing = Boolean(me.data?.is_manager) && version === prompt.version;
+	const editing = can("prompt.write") && version === prompt.version;
 	return (
 		<div className="grid gap-4 p-4 md:p-6">
 			{back}
@@ -185,7 +185,7 @@ export default function PromptPage() {
 					<ul className="grid gap-1 text-sm">
 						{prompt.used_by.map((use) => (
 							<li key={use.agent} className="[overflow-wrap:anywhere]">
-								{me.data?.capabilities["agent.manage"] ? (
+								{can("agent.read") ? (
 									<Link to={`/agents/${encodeURIComponent(use.agent)}`} className="text-blue-700 underline">
 										{use.agent}
 									</Link>

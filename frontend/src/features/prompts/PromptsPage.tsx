@@ -1,7 +1,7 @@
 import { Link, useSearchParams } from "react-router";
 import { Empty, ErrorNote, Loading } from "../../components/ui/status";
 import { cn } from "../../lib/cn";
-import { useMe } from "../../lib/me";
+import { useCan } from "../../lib/me";
 import { isKind, KINDS, usePrompts, VISIBILITY, type PromptKind } from "./api";
 
 const SEEN_BY: Record<string, string> = Object.fromEntries(VISIBILITY.map((item) => [item.value, item.label]));
@@ -32,7 +32,7 @@ export default function PromptsPage() {
 	const requested = params.get("kind");
 	const kind: PromptKind = isKind(requested) ? requested : "prompt";
 	const prompts = usePrompts(kind);
-	const me = useMe();
+	const can = useCan();
 	const hint = KINDS.find((item) => item.kind === kind)?.hint ?? "";
 	return (
 		<div className="grid gap-4 p-4 md:p-6">
@@ -43,7 +43,7 @@ export default function PromptsPage() {
 				</div>
 				<div className="flex flex-wrap items-center gap-3">
 					<KindSwitch kind={kind} onChange={(next) => setParams(next === "prompt" ? {} : { kind: next })} />
-					{me.data?.is_manager ? (
+					{can("prompt.write") ? (
 						<Link to={`/prompts/${kind}/new`} className="ml-auto rounded-md bg-blue-600 px-4 py-2 text-sm font-medium text-white hover:bg-blue-700 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-blue-500 focus-visible:ring-offset-2">
 							New prompt
 						</Link>
@@ -52,7 +52,7 @@ export default function PromptsPage() {
 			</header>
 			{prompts.isPending ? <Loading /> : prompts.error ? <ErrorNote error={prompts.error} /> : !prompts.data.length ? (
 				<Empty title="No shared instructions yet">
-					{me.data?.is_manager ? "Write one with New prompt, then pick it in an agent's settings." : "Ask an administrator to add some."}
+					{can("prompt.write") ? "Write one with New prompt, then pick it in an agent's settings." : "Ask an administrator to add some."}
 				</Empty>
 			) : (
 				<ul className="grid grid-cols-1 gap-3 md:grid-cols-2">

@@ -59,7 +59,7 @@ export default function RunsPage() {
 						<option key={s} value={s}>{statusLabel(s)}</option>
 					))}
 				</Select>
-				{me.data?.capabilities["run.view_all"] ? <Input aria-label="Person" placeholder="Person (email)" value={filters.user} onChange={(e) => set("user", e.target.value)} /> : null}
+				{me.data?.capabilities["run.read.all"] ? <Input aria-label="Person" placeholder="Person (email)" value={filters.user} onChange={(e) => set("user", e.target.value)} /> : null}
 				<Input aria-label="From date" type="date" value={filters.from} onChange={(e) => set("from", e.target.value)} />
 				<Input aria-label="To date" type="date" value={filters.to} onChange={(e) => set("to", e.target.value)} />
 			</div>

@@ -5,7 +5,7 @@ import { Checkbox, Field, Input, Select, Textarea } from "../../components/ui/fi
 import { EditorHeader, Section } from "../../components/ui/section";
 import { ErrorNote, Loading } from "../../components/ui/status";
 import { ApiError, saveDoc } from "../../lib/api";
-import { useMe } from "../../lib/me";
+import { useCan } from "../../lib/me";
 import { useSuggestions, useToolDoc } from "./api";
 import { EffectSelect } from "./EffectSelect";
 import { ParamRows, SecretRows } from "./RowsEditors";
@@ -16,13 +16,13 @@ export default function ToolEditor() {
 	const { name = "new" } = useParams();
 	const isNew = name === "new";
 	const loaded = useToolDoc(name, !isNew);
-	const me = useMe();
+	const can = useCan();
 	// The form starts afresh from the saved document, so "Saved." is remembered out here.
 	const [saved, setSaved] = useState(false);
 	if (!isNew && loaded.isPending) return <Loading />;
 	if (loaded.error) return <div className="p-6"><ErrorNote error={loaded.error} /></div>;
 	const initial = isNew ? emptyTool() : toolFromDoc(loaded.data ?? {});
-	return <Editor key={`${name}:${initial.modified ?? ""}`} isNew={isNew} initial={initial} canWrite={Boolean(me.data?.is_manager)} saved={saved} onSaved={setSaved} />;
+	return <Editor key={`${name}:${initial.modified ?? ""}`} isNew={isNew} initial={initial} canWrite={can("tool.write")} saved={saved} onSaved={setSaved} />;
 }
 
 type EditorProps = { isNew: boolean; initial: ToolDraft; canWrite: boolean; saved: boolean; onSaved: (saved: boolean) => void };
@@ -81,7 +81,7 @@ export function Editor({ isNew, initial, canWrite, saved, onSaved }: EditorProps
 				}}
 			>
 				<EditorHeader title={isNew ? "New tool" : initial.tool_name} dirty={dirty} saving={save.isPending} canSave={canWrite} />
-				{!canWrite ? <p className="text-sm text-slate-600">You can look at this tool; only Huf managers can change it.</p> : null}
+				{!canWrite ? <p className="text-sm text-slate-600">You can look at this tool; changing tools takes a role with that permission.</p> : null}
 				{formError ? <ErrorNote error={formError} /> : null}
 				{saved && !dirty ? <p role="status" className="text-sm text-green-700">Saved.</p> : null}
 				<fieldset disabled={!canWrite} className="grid gap-4">

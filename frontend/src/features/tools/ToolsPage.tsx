@@ -6,14 +6,14 @@ import { Button } from "../../components/ui/button";
 import { Input } from "../../components/ui/field";
 import { Empty, ErrorNote, Loading, StatusBadge } from "../../components/ui/status";
 import { getList } from "../../lib/api";
-import { useMe } from "../../lib/me";
+import { useCan } from "../../lib/me";
 import { useToolList } from "./api";
 import { kindLabel } from "./rules";
 
 const rowLink = "flex flex-wrap items-center gap-3 px-4 py-3 hover:bg-slate-50 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-blue-500";
 
 export default function ToolsPage() {
-	const manager = Boolean(useMe().data?.is_manager);
+	const can = useCan();
 	const tools = useToolList();
 	const [search, setSearch] = useState("");
 	const needle = search.trim().toLowerCase();
@@ -22,7 +22,7 @@ export default function ToolsPage() {
 		<div className="mx-auto grid max-w-5xl grid-cols-1 gap-4 p-4 md:p-6">
 			<header className="flex flex-wrap items-center gap-3">
 				<h1 className="text-xl font-semibold">Tools</h1>
-				{manager ? (
+				{can("tool.write") ? (
 					<Button asChild className="ml-auto">
 						<Link to="/tools/new">
 							<Plus className="h-4 w-4" aria-hidden />
@@ -32,7 +32,7 @@ export default function ToolsPage() {
 				) : null}
 			</header>
 			<p className="text-sm text-slate-600">Tools are what agents can do besides talking: read and change records, call web addresses, ask other agents.</p>
-			{manager ? <ServerList /> : null}
+			{can("tool.mcp.write") ? <ServerList /> : null}
 			<div className="relative">
 				<Search className="absolute left-2.5 top-2.5 h-4 w-4 text-slate-400" aria-hidden />
 				<Input aria-label="Search tools" placeholder="Search tools" className="pl-8" value={search} onChange={(e) => setSearch(e.target.value)} />
@@ -64,7 +64,7 @@ export default function ToolsPage() {
 
 type ServerRow = { name: string; description: string | null; enabled: 0 | 1; transport_type: string; server_url: string | null; last_sync: string | null };
 
-/** Tool servers (MCP), for managers: each one brings its own set of tools. */
+/** Tool servers (MCP), for those who may connect them: each one brings its own set of tools. */
 function ServerList() {
 	const servers = useQuery({
 		queryKey: ["mcp-servers"],

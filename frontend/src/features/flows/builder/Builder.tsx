@@ -290,5 +290,5 @@ function Unfold({ side, label, onClick, children }: { side: "left" | "right"; la
 }
 
 function ReadOnlyNote() {
-	return <p className="p-3 text-sm text-slate-600">You are looking at this flow; only managers change it. Select a step to see its settings.</p>;
+	return <p className="p-3 text-sm text-slate-600">You are looking at this flow; changing flows takes a role with that permission. Select a step to see its settings.</p>;
 }
