@@ -90,3 +90,8 @@ after_request = ["huf.ai.rate_limits.add_retry_after"]
 # A web worker's first request of any kind starts its warm-up in a background thread (LiteLLM and
 # Huf's run path, huf/ai/worker.py), so its first agent run does not wait seconds for the import.
 before_request = ["huf.ai.worker.warm_in_background"]
+
+# Once the request's user is known (a session or an API key): a write to Huf's records through
+# Frappe's own endpoints by someone without a capability that grants it is refused in Huf's words,
+# naming the capability to ask for (huf/request_checks.py).
+auth_hooks = ["huf.request_checks.explain_refused_write"]
