@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from huf.ai.engine.effects import REPEATABLE
-from huf.ai.engine.tools import Tool, ToolError
+from huf.ai.engine.tools import Tool, refusing
 
 MAX_KEY_CHARS = 100
 DEFAULT_MAX_VALUE_BYTES = 16_384
@@ -120,14 +120,5 @@ def tools(read: Callable[[], dict], write: Callable[[str, Any, bool], None]) -> 
 	def load(_args: dict):
 		return {"data": values(read())}
 
-	def refusing(handler):
-		def call(args: dict):
-			try:
-				return handler(args)
-			except MemoryProblem as problem:
-				raise ToolError(str(problem)) from None
-
-		return call
-
 	table = {"get_conversation_data": (get, GET_SCHEMA), "set_conversation_data": (set_, SET_SCHEMA), "load_conversation_data": (load, LOAD_SCHEMA)}
-	return [Tool(name, DESCRIPTIONS[name], schema, refusing(handler), effect=REPEATABLE) for name, (handler, schema) in table.items()]
+	return [Tool(name, DESCRIPTIONS[name], schema, refusing(handler, MemoryProblem), effect=REPEATABLE) for name, (handler, schema) in table.items()]

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from huf.ai.engine.effects import REPEATABLE
-from huf.ai.engine.tools import Tool, ToolError
+from huf.ai.engine.tools import Tool, refusing
 
 MAX_STEPS = 50
 MAX_INSTRUCTION_CHARS = 2000
@@ -121,15 +121,6 @@ def tools(store: PlanStore) -> list[Tool]:
 			return {"steps": [], "next_step": None, "status": "No plan yet: call write_plan."}
 		return plan.view()
 
-	def refusing(handler):
-		def call(args: dict):
-			try:
-				return handler(args)
-			except PlanProblem as problem:
-				raise ToolError(str(problem)) from None
-
-		return call
-
 	steps_schema = {
 		"type": "object",
 		"properties": {"steps": {"type": "array", "items": {"type": "string"}, "description": "The steps, in order, each one instruction."}},
@@ -146,7 +137,7 @@ def tools(store: PlanStore) -> list[Tool]:
 		"additionalProperties": False,
 	}
 	return [
-		Tool("write_plan", "Write the plan: the steps the request needs, in order.", steps_schema, refusing(write), effect=REPEATABLE),
-		Tool("complete_step", "Record that a step is done, with what it produced.", complete_schema, refusing(complete), effect=REPEATABLE),
-		Tool("get_plan", "Where the work stands: every step, done or not, with the outputs so far.", {"type": "object", "properties": {}}, refusing(show), effect=REPEATABLE),
+		Tool("write_plan", "Write the plan: the steps the request needs, in order.", steps_schema, refusing(write, PlanProblem), effect=REPEATABLE),
+		Tool("complete_step", "Record that a step is done, with what it produced.", complete_schema, refusing(complete, PlanProblem), effect=REPEATABLE),
+		Tool("get_plan", "Where the work stands: every step, done or not, with the outputs so far.", {"type": "object", "properties": {}}, refusing(show, PlanProblem), effect=REPEATABLE),
 	]

@@ -203,6 +203,18 @@ def execute_tool_call(
 _CURRENT_CALL: ContextVar[ToolCall | None] = ContextVar("huf_current_tool_call", default=None)
 
 
+def refusing(handler: Callable[[dict], Any], problem: type[Exception]) -> Callable[[dict], Any]:
+	"""``handler`` with its ``problem`` (a rule it enforces) raised as a ToolError the model reads."""
+
+	def call(args: dict):
+		try:
+			return handler(args)
+		except problem as refused:
+			raise ToolError(str(refused)) from None
+
+	return call
+
+
 def current_call() -> ToolCall | None:
 	"""The call whose handler is running in this thread (None outside a handler). Its id is the same
 	when a run resumed after a dead worker runs the call again, so a handler can derive an
