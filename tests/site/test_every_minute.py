@@ -13,8 +13,9 @@ from tests.site.conftest import queued_jobs
 from tests.site.test_triggers import triggers  # noqa: F401 - shared fixture
 
 
-def scheduled_huf_jobs() -> list[str]:
-	return frappe.get_all("Scheduled Job Type", filters={"method": ["like", "huf.%"], "stopped": 0}, pluck="method")
+def scheduled_huf_jobs() -> list[tuple[str, str]]:
+	rows = frappe.get_all("Scheduled Job Type", filters={"method": ["like", "huf.%"], "stopped": 0}, fields=["method", "frequency"], order_by="method asc")
+	return [(row.method, row.frequency) for row in rows]
 
 
 def due_schedule(agent: str, make) -> str:
@@ -30,7 +31,8 @@ def queued_trigger_runs() -> list[str]:
 
 
 def test_one_job_a_minute_and_it_still_enqueues_due_schedules(site, llm, triggers):  # noqa: F811
-	assert scheduled_huf_jobs() == ["huf.ai.every_minute.run"]
+	# one job a minute; besides it only the daily sweep of expired artifacts
+	assert scheduled_huf_jobs() == [("huf.ai.artifacts.sweep_expired", "Daily"), ("huf.ai.every_minute.run", "Cron")]
 	name = due_schedule(fixtures.agent(llm, name="Minute Agent"), triggers)
 	frappe.get_doc("Scheduled Job Type", {"method": "huf.ai.every_minute.run"}).execute()
 	assert queued_trigger_runs() == [name]
