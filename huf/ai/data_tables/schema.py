@@ -28,7 +28,7 @@ RESERVED = (
 	| set(child_table_fields)
 	| set(optional_fields)
 	| {frappe.scrub(t) for t in no_value_fields}
-	| {"name", "owner", "creation", "modified", "modified_by", "docstatus", "idx", "doctype", "amended_from", "title", "naming_series"}
+	| {"name", "owner", "creation", "modified", "modified_by", "docstatus", "idx", "doctype", "amended_from", "naming_series"}
 )
 
 
