@@ -89,6 +89,7 @@ def _drop(doctype: str) -> None:
 		frappe.delete_doc("DocType", doctype, force=True, ignore_permissions=True)
 	frappe.db.sql_ddl(f"drop table if exists `tab{doctype}`")
 	frappe.db.sql_ddl(f"drop sequence if exists `{frappe.scrub(doctype + '_id_seq')}`")
+	frappe.cache.hdel("table_columns", f"tab{doctype}")
 	frappe.clear_cache(doctype=doctype)
 
 
@@ -287,6 +288,7 @@ def update_data_table(name: str, fields, description: str | None = None, title_f
 	for fieldname in removed:  # Frappe keeps a removed field's column; a removed field's data goes with it
 		if frappe.db.has_column(doctype, fieldname):
 			frappe.db.sql_ddl(f"alter table `tab{doctype}` drop column `{fieldname}`")
+	frappe.cache.hdel("table_columns", f"tab{doctype}")
 	table.reload()
 	table.field_count = len(cleaned)
 	table.title_field_name = title_field_name
@@ -497,7 +499,7 @@ def _insert(table, rows: list[dict]) -> int:
 		return len(rows)
 	fields = _fields(doctype)
 	fieldnames = [f["fieldname"] for f in fields]
-	checks = {f["fieldname"] for f in fields if f["fieldtype"] == "Check"}
+	checks = {f["fieldname"] for f in fields if f["fieldtype"] in ("Check", "Int", "Float", "Currency")}  # NOT NULL DEFAULT 0 columns
 	now, user = now_datetime(), frappe.session.user
 	naming = table.title_field_name if table.autoname_method == "Field" else None
 	columns = ["name", "creation", "modified", "owner", "modified_by", "docstatus", "idx", *fieldnames]
