@@ -38,7 +38,7 @@ def test_a_manager_makes_a_table_adds_a_row_and_imports_the_good_rows_of_a_csv(s
 		form.get_by_role("button", name="Add a column").click()
 		form.get_by_label("Name of column 2").fill("Pages")
 		form.get_by_label("Type of column 2").select_option(label="Whole number")
-		form.get_by_label("Title column").select_option(label="Title")
+		form.get_by_label("Title column", exact=True).select_option(label="Title")
 		form.get_by_role("button", name="Create table").click()
 		expect(page).to_have_url(f"{web.base}/huf/tables/E2E%20Books")
 		expect(page.get_by_role("heading", name=TABLE)).to_be_visible()
