@@ -7,6 +7,7 @@ from __future__ import annotations
 import frappe
 from playwright.sync_api import expect
 
+from tests.e2e.test_accessibility import AXE, PHONE, violations, wider_than_the_screen
 from tests.site.conftest import make_user
 
 TABLE = "E2E Books"
@@ -77,6 +78,16 @@ def test_a_manager_makes_a_table_adds_a_row_and_imports_the_good_rows_of_a_csv(s
 
 		frappe.db.rollback()
 		assert sorted(frappe.get_all(DOCTYPE, pluck="title")) == ["Dune", "Emma", "Ulysses"]
+
+		# The list and the grid: no serious or critical accessibility violations, nothing wider than a phone.
+		assert AXE.exists(), f"axe-core is not at {AXE}: run npm ci in frontend/, or set HUF_AXE."
+		heading = lambda name: lambda p: p.get_by_role("heading", name=name, exact=True).first  # noqa: E731
+		pages = [("/huf/tables", heading("Tables")), ("/huf/tables/E2E%20Books", heading(TABLE))]
+		found = [line for path, ready in pages for line in violations(page, path, ready)]
+		assert not found, "Serious or critical accessibility violations:\n" + "\n".join(found)
+		page.set_viewport_size(PHONE)
+		found = [line for path, ready in pages for line in wider_than_the_screen(page, path, ready)]
+		assert not found, "Wider than the screen at 390 px:\n" + "\n".join(found)
 	finally:
 		frappe.db.rollback()
 		forget_table(TABLE)
