@@ -35,6 +35,8 @@ CAPABILITIES: dict[str, str] = {
 	"trigger.write": "Create and change triggers, run them now and send test deliveries.",
 	"prompt.read": "See the prompt library and its versions.",
 	"prompt.write": "Write and change prompts in the prompt library.",
+	"table.read": "See data tables and their rows (each table still says who may read its rows).",
+	"table.write": "Create, change and delete data tables and import rows into them.",
 	"settings.write": "Decide who has which Huf role, make custom roles and manage content that apps ship.",
 }
 
@@ -61,10 +63,12 @@ DOCTYPE_RIGHTS: dict[str, dict[str, str]] = {
 	"trigger.write": {"Agent Trigger": RW},
 	"prompt.read": {p: R for p in ("Agent Prompt", "Agent Prompt Category", "Agent Summary Prompt", "Agent Summary Prompt Category")},
 	"prompt.write": {p: RW for p in ("Agent Prompt", "Agent Prompt Category", "Agent Summary Prompt", "Agent Summary Prompt Category")},
+	"table.read": {"Huf Data Table": R},
+	"table.write": {"Huf Data Table": RW},
 	"settings.write": {"Huf Role": RW, "Huf User Role": RW, "Huf Seed Record": R},
 }
 
-_USE = ("agent.read", "agent.run", "run.read", "tool.read", "knowledge.read", "flow.read", "flow.run", "prompt.read")
+_USE = ("agent.read", "agent.run", "run.read", "tool.read", "knowledge.read", "flow.read", "flow.run", "prompt.read", "table.read")
 
 # name: (Frappe Role, description, capabilities). A person holds one of the first four; Huf Gateway
 # User is held beside it (the account a channel runs as).

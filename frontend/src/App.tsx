@@ -26,6 +26,8 @@ const ApprovalsPage = lazy(() => import("./features/flows/ApprovalsPage"));
 const PromptsPage = lazy(() => import("./features/prompts/PromptsPage"));
 const PromptPage = lazy(() => import("./features/prompts/PromptPage"));
 const NewPromptPage = lazy(() => import("./features/prompts/NewPromptPage"));
+const TablesPage = lazy(() => import("./features/tables/TablesPage"));
+const TablePage = lazy(() => import("./features/tables/TablePage"));
 const SettingsPage = lazy(() => import("./features/settings/SettingsPage"));
 
 function Allowed({ when, children }: { when: boolean; children: ReactNode }) {
@@ -80,6 +82,8 @@ export function App() {
 				<Route path="prompts" element={<Allowed when={can["prompt.read"]}><PromptsPage /></Allowed>} />
 				<Route path="prompts/:kind/new" element={<Allowed when={can["prompt.write"]}><NewPromptPage /></Allowed>} />
 				<Route path="prompts/:kind/:name" element={<Allowed when={can["prompt.read"]}><PromptPage /></Allowed>} />
+				<Route path="tables" element={<Allowed when={can["table.read"]}><TablesPage /></Allowed>} />
+				<Route path="tables/:name" element={<Allowed when={can["table.read"]}><TablePage /></Allowed>} />
 				<Route path="settings/:part?" element={<Allowed when={can["settings.write"]}><SettingsPage /></Allowed>} />
 				<Route path="*" element={<ErrorNote error="There is no page at this address." />} />
 			</Route>

@@ -20,6 +20,8 @@ export type Capability =
 	| "trigger.write"
 	| "prompt.read"
 	| "prompt.write"
+	| "table.read"
+	| "table.write"
 	| "settings.write";
 export type Capabilities = Record<Capability, boolean>;
 

@@ -96,6 +96,7 @@ const AREAS: Record<string, string> = {
 	flow: "Flows",
 	trigger: "Triggers",
 	prompt: "Prompts",
+	table: "Data tables",
 	settings: "Settings",
 };
 
