@@ -139,6 +139,7 @@ def world(site, llm_server, web, mcp_servers):
 		fixtures.tool(f"matrix_http_{types.lower()}", types, base_url=llm_server.base_url, tool_type="HTTP Requests") for types in ("GET", "POST")
 	]
 	flow, flow_run = matrix_flow(people)
+	table = matrix_table()
 	prompt = matrix_prompt(people)
 	from huf.ai import seeding
 
@@ -151,6 +152,7 @@ def world(site, llm_server, web, mcp_servers):
 		people=people, held=held, agent=agent, run=result["run"], conversation=result["conversation"], reply=reply,
 		source="Matrix Source", trigger=trigger.name, headers=headers, http_get=http_tools[0], http_post=http_tools[1],
 		mcp=mcp_servers[0], mcp_oauth=mcp_servers[1], flow=flow, flow_run=flow_run, prompt=prompt, seed_record=seed_record,
+		table=table, table_fields=json.dumps(MATRIX_TABLE_FIELDS),
 	)
 
 
@@ -162,6 +164,21 @@ def custom_role() -> None:
 	doc.set("permissions", [{"capability": capability} for capability in CUSTOM_CAPABILITIES])
 	doc.save()
 	frappe.db.commit()
+
+
+MATRIX_TABLE_FIELDS = [{"label": "Title", "fieldname": "title", "fieldtype": "Data"}]
+
+
+def matrix_table() -> str:
+	"""A data table with the default roles (Huf Manager writes rows, Huf User reads them) and one row."""
+	from huf.ai.data_tables import api as tables
+
+	if frappe.db.exists("Huf Data Table", "Matrix Table"):
+		tables.delete_data_table("Matrix Table")
+	tables.create_data_table("Matrix Table", json.dumps(MATRIX_TABLE_FIELDS))
+	tables.import_csv("Matrix Table", "title\na row anyone may read\n")
+	frappe.db.commit()
+	return "Matrix Table"
 
 
 def matrix_prompt(people: dict) -> str:
@@ -280,6 +297,18 @@ def cases(w) -> list[Case]:
 		Case("huf.ai.seeding.seed_all_apps", {}),
 		Case("huf.ai.seeding.get_seeded_content", {}, None, GET),
 		Case("huf.ai.seeding.restore_app_version", {"seed_record": w.seed_record}),
+		# data tables: made and changed with table.write, seen with table.read; the rows follow the
+		# table's roles (default: Huf Manager writes, Huf User reads). No fields: past the check to a 417
+		Case("huf.ai.data_tables.api.create_data_table", {"table_name": "Matrix Refused", "fields": "[]"}, through=F({417})),
+		Case("huf.ai.data_tables.api.update_data_table", {"name": w.table, "fields": w.table_fields}),  # no change
+		Case("huf.ai.data_tables.api.delete_data_table", {"name": "No Such Matrix Table"}, through=F({404})),
+		Case("huf.ai.data_tables.api.get_data_table", {"name": w.table}, None, GET),
+		Case("huf.ai.data_tables.api.list_data_tables", {}, None, GET),
+		Case("huf.ai.data_tables.api.count_rows", {"name": w.table}, None, GET),
+		Case("huf.ai.data_tables.api.list_rows", {"name": w.table}, None, GET),
+		Case("huf.ai.data_tables.api.export_csv", {"name": w.table}, None, GET),
+		Case("huf.ai.data_tables.api.preview_csv", {"name": w.table, "content": "title\nplanted\n"}),
+		Case("huf.ai.data_tables.api.import_csv", {"name": w.table, "content": "title\n"}),  # no rows: nothing written
 		# people and roles: what gets through is refused further on (no change is made)
 		Case("huf.ai.people.list_huf_roles", {}, None, GET),
 		Case("huf.ai.people.list_people", {"search": "matrix-"}, None, GET),
