@@ -66,3 +66,12 @@ export function Empty({ title, children }: { title: string; children?: ReactNode
 		</div>
 	);
 }
+
+// What just went well ("Saved.", "3 rows imported."), read out by screen readers; nothing when empty.
+export function Done({ text }: { text: string | null | undefined }) {
+	return text ? (
+		<p role="status" className="text-sm text-green-700">
+			{text}
+		</p>
+	) : null;
+}

@@ -4,7 +4,7 @@ import { useState } from "react";
 import { Link } from "react-router";
 import { Button } from "../../components/ui/button";
 import { Dialog } from "../../components/ui/dialog";
-import { Empty, ErrorNote, Loading } from "../../components/ui/status";
+import { Done, Empty, ErrorNote, Loading } from "../../components/ui/status";
 import { cn } from "../../lib/cn";
 import { kindLabel, recordPath, restoreAppVersion, seedAllApps, seedSummary, useSeededContent, type SeededRecord } from "./api";
 
@@ -44,11 +44,7 @@ export function ContentPage() {
 				</Button>
 			</div>
 			{seed.error ? <ErrorNote error={seed.error} /> : null}
-			{done ? (
-				<p role="status" className="text-sm text-green-700">
-					{done}
-				</p>
-			) : null}
+			<Done text={done} />
 			{content.isPending ? <Loading /> : content.error ? <ErrorNote error={content.error} /> : (
 				<>
 					{content.data.records.length ? <Records records={content.data.records} onRestore={setRestoring} /> : <Empty title="Nothing from apps yet">No installed app ships agents, tools or prompts for Huf.</Empty>}

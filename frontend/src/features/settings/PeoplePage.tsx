@@ -3,7 +3,7 @@ import { Search } from "lucide-react";
 import { useEffect, useState } from "react";
 import { Button } from "../../components/ui/button";
 import { Input, Select } from "../../components/ui/field";
-import { Empty, ErrorNote, Loading } from "../../components/ui/status";
+import { Done, Empty, ErrorNote, Loading } from "../../components/ui/status";
 import { assignRole, removeRole, usePeople, useRoles, type HufRole, type Person } from "./api";
 
 const SHOWN_AT_MOST = 500; // huf/ai/people.py PEOPLE_LIMIT
@@ -119,11 +119,7 @@ function PersonRow({ person, roles }: { person: Person; roles: HufRole[] }) {
 				</Button>
 			</form>
 			{change.error ? <ErrorNote error={change.error} /> : null}
-			{done ? (
-				<p role="status" className="text-sm text-green-700">
-					{done}
-				</p>
-			) : null}
+			<Done text={done} />
 		</li>
 	);
 }

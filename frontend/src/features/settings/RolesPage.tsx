@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Plus } from "lucide-react";
 import { useState } from "react";
 import { Button } from "../../components/ui/button";
-import { ErrorNote, Loading } from "../../components/ui/status";
+import { Done, ErrorNote, Loading } from "../../components/ui/status";
 import { byArea, deleteRole, useRoles, type CapabilityInfo, type HufRole } from "./api";
 import { RoleDialog } from "./RoleDialog";
 
@@ -28,11 +28,7 @@ export function RolesPage() {
 					New role
 				</Button>
 			</div>
-			{done ? (
-				<p role="status" className="text-sm text-green-700">
-					{done}
-				</p>
-			) : null}
+			<Done text={done} />
 			<h3 className="text-sm font-semibold text-slate-800">Your roles</h3>
 			{custom.length ? (
 				<ul className="grid gap-3" aria-label="Your roles">

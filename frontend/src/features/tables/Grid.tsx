@@ -5,7 +5,7 @@ import { ArrowDown, ArrowUp, ArrowUpDown, Plus } from "lucide-react";
 import { useState, type FormEvent } from "react";
 import { Button } from "../../components/ui/button";
 import { Input, Select } from "../../components/ui/field";
-import { Empty, ErrorNote, Loading } from "../../components/ui/status";
+import { Done, Empty, ErrorNote, Loading } from "../../components/ui/status";
 import { deleteRow, saveRow, shown, useRows, type DataTable, type Row, type TableField } from "./api";
 
 const PAGE = 20;
@@ -106,11 +106,7 @@ export function Grid({ table, canWrite }: { table: DataTable; canWrite: boolean 
 					</Button>
 				) : null}
 			</div>
-			{done ? (
-				<p role="status" className="text-sm text-green-700">
-					{done}
-				</p>
-			) : null}
+			<Done text={done} />
 			{rows.isPending ? (
 				<Loading />
 			) : rows.error ? (

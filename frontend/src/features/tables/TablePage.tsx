@@ -3,7 +3,7 @@ import { Columns3, Download, Trash2, Upload } from "lucide-react";
 import { useState } from "react";
 import { Link, useNavigate, useParams } from "react-router";
 import { Button } from "../../components/ui/button";
-import { ErrorNote, Loading } from "../../components/ui/status";
+import { Done, ErrorNote, Loading } from "../../components/ui/status";
 import { useMe } from "../../lib/me";
 import { deleteTable, exportUrl, useTable, type DataTable } from "./api";
 import { FieldsDialog } from "./FieldsDialog";
@@ -88,11 +88,7 @@ function Table({ table, canWrite }: { table: DataTable; canWrite: boolean }) {
 					{remove.error ? <ErrorNote error={remove.error} /> : null}
 				</div>
 			) : null}
-			{done ? (
-				<p role="status" className="text-sm text-green-700">
-					{done}
-				</p>
-			) : null}
+			<Done text={done} />
 			<Grid table={table} canWrite={canWrite} />
 			{open === "fields" ? <FieldsDialog table={table} onClose={() => setOpen(null)} /> : null}
 			{open === "import" ? (
