@@ -276,3 +276,25 @@ def test_rows_follow_the_tables_roles(clean, people, web):
 	exported = web.get("/api/method/huf.ai.data_tables.api.export_csv", web.token_headers(people["manager"]), name="DT Test Private")
 	assert exported.status_code == 200 and exported.headers["Content-Type"].startswith("text/csv")
 	assert exported.text.splitlines() == ["title,qty", "secret row,1"]
+
+
+def test_who_may_read_and_change_rows_is_changed_on_the_table(clean, people):
+	create("DT Test Shared", FIELDS[:2])  # Huf Manager changes rows, Huf User reads them
+	assert api.import_csv("DT Test Shared", "title,qty\nshared row,1\n")["imported"] == 1
+	frappe.db.commit()
+	with as_user(people["user"]):
+		assert [r.title for r in api.list_rows("DT Test Shared")["rows"]] == ["shared row"]
+	if not frappe.db.exists("Role", "DT Test Readers"):
+		frappe.get_doc({"doctype": "Role", "role_name": "DT Test Readers", "desk_access": 1}).insert()
+	fields = api.get_data_table("DT Test Shared")["fields"]
+	with pytest.raises(frappe.ValidationError, match="is not a Role"):
+		api.update_data_table("DT Test Shared", json.dumps(fields), reader_role="No Such Role")
+	api.update_data_table("DT Test Shared", json.dumps(fields), reader_role="DT Test Readers")
+	frappe.db.commit()
+	table = api.get_data_table("DT Test Shared")
+	assert (table["owner_role"], table["reader_role"]) == ("Huf Manager", "DT Test Readers")
+	with as_user(people["user"]):  # no longer a reader
+		with pytest.raises(frappe.PermissionError):
+			api.list_rows("DT Test Shared")
+	with as_user(people["manager"]):
+		assert [r.title for r in api.list_rows("DT Test Shared")["rows"]] == ["shared row"]

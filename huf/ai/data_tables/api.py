@@ -234,11 +234,22 @@ def _what(old: dict, new: dict) -> str:
 
 @frappe.whitelist(methods=["POST"])
 @needs("table.write")
-def update_data_table(name: str, fields, description: str | None = None, title_field_name: str | None = None, confirm=0) -> dict:
+def update_data_table(
+	name: str,
+	fields,
+	description: str | None = None,
+	title_field_name: str | None = None,
+	confirm=0,
+	owner_role: str | None = None,
+	reader_role: str | None = None,
+) -> dict:
 	"""Adds, changes and removes fields (``fields`` is the whole new list; a field keeps its data by
 	keeping its fieldname). A change that would lose data is only made with ``confirm=1``; without
-	it the answer lists the losses and nothing changes."""
+	it the answer lists the losses and nothing changes. ``owner_role`` / ``reader_role``, when given,
+	become who may change and who may read the rows."""
 	table = _registry(name)
+	owner_role = _role(owner_role, table.owner_role or DEFAULT_OWNER_ROLE, _("owner role")) if owner_role is not None else None
+	reader_role = _role(reader_role, table.reader_role or DEFAULT_READER_ROLE, _("reader role")) if reader_role is not None else None
 	doctype = table.doctype_name
 	cleaned = clean_fields(fields)
 	old = {f["fieldname"]: f for f in _fields(doctype)}
@@ -284,12 +295,18 @@ def update_data_table(name: str, fields, description: str | None = None, title_f
 	meta_doc.search_fields = title_field_name
 	if description is not None:
 		meta_doc.description = description
+	if owner_role or reader_role:
+		table.owner_role = owner_role or table.owner_role or DEFAULT_OWNER_ROLE
+		table.reader_role = reader_role or table.reader_role or DEFAULT_READER_ROLE
+		meta_doc.set("permissions", _perms(table.owner_role, table.reader_role))
 	meta_doc.save(ignore_permissions=True)
 	for fieldname in removed:  # Frappe keeps a removed field's column; a removed field's data goes with it
 		if frappe.db.has_column(doctype, fieldname):
 			frappe.db.sql_ddl(f"alter table `tab{doctype}` drop column `{fieldname}`")
 	frappe.cache.hdel("table_columns", f"tab{doctype}")
+	roles = {"owner_role": table.owner_role, "reader_role": table.reader_role}
 	table.reload()
+	table.update(roles)
 	table.field_count = len(cleaned)
 	table.title_field_name = title_field_name
 	if description is not None:

@@ -22,6 +22,8 @@ export function FieldsDialog({ table, onClose }: Props) {
 	const [description, setDescription] = useState(table?.description ?? "");
 	const [fields, setFields] = useState<FieldDraft[]>(table ? table.fields.map((f) => ({ ...f })) : [blank()]);
 	const [naming, setNaming] = useState<"Autoincrement" | "Field">(table?.autoname_method ?? "Autoincrement");
+	const [ownerRole, setOwnerRole] = useState(table?.owner_role ?? "Huf Manager");
+	const [readerRole, setReaderRole] = useState(table?.reader_role ?? "Huf User");
 	// the title column by position, so a column not yet saved (no fieldname yet) can be chosen
 	const [title, setTitle] = useState<number>(table ? table.fields.findIndex((f) => f.fieldname === table.title_field_name) : -1);
 	const [losses, setLosses] = useState<Loss[] | null>(null);
@@ -31,11 +33,12 @@ export function FieldsDialog({ table, onClose }: Props) {
 	const save = useMutation({
 		mutationFn: async (confirm: boolean) => {
 			const sent = fields.map((f) => ({ ...f, label: f.label.trim() }));
+			const roles = { owner_role: ownerRole.trim(), reader_role: readerRole.trim() };
 			if (!table) {
-				const made = await createTable({ table_name: name.trim(), fields: sent, description, autoname_method: naming, title_field_name: titleName });
+				const made = await createTable({ table_name: name.trim(), fields: sent, description, autoname_method: naming, title_field_name: titleName, ...roles });
 				return { made: made.name };
 			}
-			const answer = await updateTable(table.name, { fields: sent, description, title_field_name: titleName }, confirm);
+			const answer = await updateTable(table.name, { fields: sent, description, title_field_name: titleName, ...roles }, confirm);
 			return "needs_confirmation" in answer ? { losses: answer.losses } : { changed: true };
 		},
 		onSuccess: async (result) => {
@@ -100,6 +103,14 @@ export function FieldsDialog({ table, onClose }: Props) {
 					</Field>
 				) : null}
 				<Field label="Description">{(props) => <Textarea {...props} rows={2} value={description} onChange={(e) => setDescription(e.target.value)} />}</Field>
+				<div className="grid gap-3 sm:grid-cols-2">
+					<Field label="Who may add and change rows" hint="A role on this site, e.g. Huf Manager.">
+						{(props) => <Input {...props} value={ownerRole} onChange={(e) => setOwnerRole(e.target.value)} />}
+					</Field>
+					<Field label="Who may read rows" hint="A role on this site, e.g. Huf User.">
+						{(props) => <Input {...props} value={readerRole} onChange={(e) => setReaderRole(e.target.value)} />}
+					</Field>
+				</div>
 				<fieldset className="grid gap-3">
 					<legend className="mb-2 text-sm font-medium text-slate-800">Columns</legend>
 					<ol className="grid gap-3">

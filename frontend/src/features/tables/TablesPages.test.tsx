@@ -105,6 +105,8 @@ describe("the list of tables", () => {
 		await user.selectOptions(within(form).getByLabelText("Type of column 2"), "Choice from a list");
 		await user.type(within(form).getByLabelText("Choices of Rating"), "Good{Enter}Bad");
 		await user.selectOptions(within(form).getByLabelText("Title column"), "Film title");
+		await user.clear(within(form).getByLabelText("Who may read rows"));
+		await user.type(within(form).getByLabelText("Who may read rows"), "Huf Viewer");
 		await user.click(within(form).getByRole("button", { name: "Create table" }));
 		expect(await screen.findByRole("heading", { name: "Films" })).toBeTruthy();
 		expect(called("create_data_table")[0]?.args).toEqual({
@@ -112,6 +114,8 @@ describe("the list of tables", () => {
 			description: "",
 			autoname_method: "Autoincrement",
 			title_field_name: "film_title",
+			owner_role: "Huf Manager",
+			reader_role: "Huf Viewer",
 			fields: [
 				{ label: "Film title", fieldtype: "Data", options: "", reqd: 0 },
 				{ label: "Rating", fieldtype: "Select", options: "Good\nBad", reqd: 0 },
@@ -211,7 +215,7 @@ describe("changing columns", () => {
 		await user.click(within(form).getByRole("button", { name: "Save columns" }));
 		const warning = await within(form).findByRole("alert", { name: "Data that would be lost" });
 		expect(warning.textContent).toContain("Pages: the field would be removed with its values in 2 rows (for example “412”, “320”).");
-		expect(called("update_data_table")[0]?.args).toMatchObject({ name: "Books", confirm: 0, title_field_name: "title" });
+		expect(called("update_data_table")[0]?.args).toMatchObject({ name: "Books", confirm: 0, title_field_name: "title", owner_role: books.owner_role, reader_role: books.reader_role });
 		expect((called("update_data_table")[0]?.args.fields as { fieldname: string }[]).map((f) => f.fieldname)).toEqual(["title", "read", "shelf"]);
 		await user.click(within(warning).getByRole("button", { name: "Change anyway and lose this data" }));
 		await vi.waitFor(() => expect(screen.queryByRole("form", { name: "Table columns" })).toBeNull());

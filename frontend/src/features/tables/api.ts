@@ -51,6 +51,8 @@ export type NewTable = {
 	description: string;
 	autoname_method: "Autoincrement" | "Field";
 	title_field_name: string | null;
+	owner_role: string;
+	reader_role: string;
 };
 export const createTable = (table: NewTable) => call<{ name: string; doctype: string }>(`${API}create_data_table`, table, true);
 
@@ -59,7 +61,11 @@ export type UpdateAnswer = { needs_confirmation: true; losses: Loss[] } | { name
 
 /** Changes the columns (the whole new list; a column keeps its data by keeping its fieldname). When
  * the change would lose data and `confirm` is false, nothing changes and the answer lists the losses. */
-export const updateTable = (name: string, change: { fields: FieldDraft[]; description: string; title_field_name: string | null }, confirm = false) =>
+export const updateTable = (
+	name: string,
+	change: { fields: FieldDraft[]; description: string; title_field_name: string | null; owner_role: string; reader_role: string },
+	confirm = false,
+) =>
 	call<UpdateAnswer>(`${API}update_data_table`, { name, ...change, title_field_name: change.title_field_name ?? "", confirm: confirm ? 1 : 0 }, true);
 
 export const deleteTable = (name: string) => call<{ deleted: true }>(`${API}delete_data_table`, { name }, true);
