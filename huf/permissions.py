@@ -103,19 +103,27 @@ def run_query(user: str | None = None) -> str:
 	return f"`tabAgent Run`.`user` = {_escaped(user)}"
 
 
-def message_query(user: str | None = None) -> str:
+def _through(doctype: str, column: str, parent: str, user: str | None) -> str:
+	"""Rows of ``doctype`` whose ``column`` names one of ``user``'s conversations or runs (``parent``)."""
 	if sees_all_runs(user):
 		return ""
-	return (
-		"`tabAgent Message`.`conversation` in "
-		f"(select name from `tabAgent Conversation` where `user` = {_escaped(user)})"
-	)
+	return f"`tab{doctype}`.`{column}` in (select name from `tab{parent}` where `user` = {_escaped(user)})"
+
+
+def message_query(user: str | None = None) -> str:
+	return _through("Agent Message", "conversation", "Agent Conversation", user)
 
 
 def tool_call_query(user: str | None = None) -> str:
-	if sees_all_runs(user):
-		return ""
-	return f"`tabAgent Tool Call`.`agent_run` in (select name from `tabAgent Run` where `user` = {_escaped(user)})"
+	return _through("Agent Tool Call", "agent_run", "Agent Run", user)
+
+
+def artifact_query(user: str | None = None) -> str:
+	return _through("Agent Context Artifact", "conversation", "Agent Conversation", user)
+
+
+def orchestration_query(user: str | None = None) -> str:
+	return _through("Agent Orchestration", "parent_run", "Agent Run", user)
 
 
 def conversation_has_permission(doc, ptype=None, user=None) -> bool:
@@ -130,8 +138,21 @@ def message_has_permission(doc, ptype=None, user=None) -> bool:
 	return owns_conversation(doc.conversation, user)
 
 
+def owns_run(run: str, user: str | None = None) -> bool:
+	user = user or frappe.session.user
+	return sees_all_runs(user) or frappe.db.get_value("Agent Run", run, "user") == user
+
+
 def tool_call_has_permission(doc, ptype=None, user=None) -> bool:
-	return sees_all_runs(user) or frappe.db.get_value("Agent Run", doc.agent_run, "user") == (user or frappe.session.user)
+	return owns_run(doc.agent_run, user)
+
+
+def artifact_has_permission(doc, ptype=None, user=None) -> bool:
+	return owns_conversation(doc.conversation, user)
+
+
+def orchestration_has_permission(doc, ptype=None, user=None) -> bool:
+	return owns_run(doc.parent_run, user)
 
 
 def check_run_access(run: str) -> dict:

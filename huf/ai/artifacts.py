@@ -15,7 +15,6 @@ from frappe.utils import add_to_date, cint, now_datetime
 from huf.ai.engine import artifacts
 from huf.ai.engine.tools import Tool
 from huf.ai.tools.context import RunContext
-from huf.permissions import sees_all_runs
 
 DOCTYPE = "Agent Context Artifact"
 INLINE_CHARS = 256 * 1024
@@ -101,17 +100,3 @@ def sweep_expired() -> None:
 		if len(names) < SWEEP_BATCH:
 			return
 
-
-# --- row-level hooks (hooks.py) ------------------------------------------------------------------
-
-
-def artifact_query(user: str | None = None) -> str:
-	if sees_all_runs(user):
-		return ""
-	owner = frappe.db.escape(user or frappe.session.user)
-	return f"`tab{DOCTYPE}`.`conversation` in (select name from `tabAgent Conversation` where `user` = {owner})"
-
-
-def artifact_has_permission(doc, ptype=None, user=None) -> bool:
-	user = user or frappe.session.user
-	return sees_all_runs(user) or frappe.db.get_value("Agent Conversation", doc.conversation, "user") == user

@@ -12,7 +12,6 @@ from frappe.utils import now_datetime
 from huf.ai.engine import planning
 from huf.ai.engine.tools import Tool
 from huf.ai.tools.context import RunContext
-from huf.permissions import sees_all_runs
 
 DOCTYPE, STEP = "Agent Orchestration", "Agent Orchestration Plan"
 STEP_FIELD = "agent_orchestration_plan"
@@ -70,17 +69,3 @@ def plan_of(run: str) -> dict | None:
 		"steps": [{"step": row.step_index, "instruction": row.instruction, "status": row.status, "output": row.output_ref or ""} for row in doc.get(STEP_FIELD)],
 	}
 
-
-# --- row-level hooks (hooks.py) ------------------------------------------------------------------
-
-
-def orchestration_query(user: str | None = None) -> str:
-	if sees_all_runs(user):
-		return ""
-	owner = frappe.db.escape(user or frappe.session.user)
-	return f"`tab{DOCTYPE}`.`parent_run` in (select name from `tabAgent Run` where `user` = {owner})"
-
-
-def orchestration_has_permission(doc, ptype=None, user=None) -> bool:
-	user = user or frappe.session.user
-	return sees_all_runs(user) or frappe.db.get_value("Agent Run", doc.parent_run, "user") == user
