@@ -66,21 +66,29 @@ def _keep(ctx: RunContext, tool_name: str, text: str) -> str:
 
 
 def reader(ctx: RunContext):
-	"""``read(id)`` for read_artifact: the whole text of an artifact of the run's user's conversations."""
+	"""``read(id)`` for read_artifact: the whole text of an artifact of the run's user's conversations,
+	read once per run (the model pages through it call after call)."""
+	kept: dict[str, str] = {}
 
 	def read(artifact: str) -> str:
-		row = frappe.db.get_value(DOCTYPE, artifact, ["conversation", "payload_json", "payload_file"], as_dict=True) if artifact else None
-		if not row or frappe.db.get_value("Agent Conversation", row.conversation, "user") != ctx.user:
-			raise artifacts.ArtifactMissing(artifact)
-		if row.payload_json is not None and not row.payload_file:
-			return row.payload_json
-		name = frappe.db.get_value("File", {"file_url": row.payload_file, "attached_to_name": artifact})
-		if not name:
-			raise artifacts.ArtifactMissing(artifact)
-		content = frappe.get_doc("File", name).get_content()
-		return content.decode() if isinstance(content, bytes) else content
+		if artifact not in kept:
+			kept[artifact] = _payload(artifact, ctx.user)
+		return kept[artifact]
 
 	return read
+
+
+def _payload(artifact: str, user: str) -> str:
+	row = frappe.db.get_value(DOCTYPE, artifact, ["conversation", "payload_json", "payload_file"], as_dict=True) if artifact else None
+	if not row or frappe.db.get_value("Agent Conversation", row.conversation, "user") != user:
+		raise artifacts.ArtifactMissing(artifact)
+	if row.payload_json is not None and not row.payload_file:
+		return row.payload_json
+	name = frappe.db.get_value("File", {"file_url": row.payload_file, "attached_to_name": artifact})
+	if not name:
+		raise artifacts.ArtifactMissing(artifact)
+	content = frappe.get_doc("File", name).get_content()
+	return content.decode() if isinstance(content, bytes) else content
 
 
 def artifact_tools(ctx: RunContext, max_chars: int, has_tools: bool) -> list[Tool]:
