@@ -93,6 +93,10 @@ def _own(conversation: str) -> None:
 def get_conversation_memory(conversation: str) -> list[dict]:
 	"""What the agent remembers in one of your conversations: key, value, shown to the agent or not, when."""
 	_own(conversation)
+	return _listing(conversation)
+
+
+def _listing(conversation: str) -> list[dict]:
 	store = read(conversation)
 	return [
 		{"key": key, "value": item.get("value"), "inject": item.get("inject", True), "updated_at": item.get("updated_at")}
@@ -116,4 +120,4 @@ def set_conversation_memory(conversation: str, key: str, value: str | None = Non
 	except memory.MemoryProblem as problem:
 		frappe.throw(str(problem), title=_("Not saved"))
 	frappe.db.commit()
-	return get_conversation_memory(conversation)
+	return _listing(conversation)

@@ -73,8 +73,11 @@ def list_people(search: str = "") -> list[dict]:
 		fields=["user", "huf_role", "enabled"],
 		order_by="huf_role asc",
 	)
+	held: dict[str, list[dict]] = {}
+	for row in rows:
+		held.setdefault(row.user, []).append({"huf_role": row.huf_role, "enabled": row.enabled})
 	for user in users:
-		user["roles"] = [{"huf_role": row.huf_role, "enabled": row.enabled} for row in rows if row.user == user.name]
+		user["roles"] = held.get(user.name, [])
 	return users
 
 
