@@ -171,12 +171,20 @@ def _role_capabilities() -> dict[str, frozenset[str]]:
 
 
 def forget_capabilities() -> None:
-	"""After a Huf Role, a Huf User Role or someone's Frappe roles changed."""
+	"""After a Huf Role changed: the site-wide role -> capabilities map too."""
 	import frappe
 
 	frappe.cache.delete_value(ROLE_MAP_KEY)
-	frappe.local.huf_capabilities = {}
+	forget_held()
 	frappe.local.huf_role_map = None
+
+
+def forget_held() -> None:
+	"""After someone's roles changed (a Huf User Role, a User saved): only this request's answers;
+	the role -> capabilities map does not depend on who holds the roles."""
+	import frappe
+
+	frappe.local.huf_capabilities = {}
 
 
 def capabilities(user: str | None = None) -> frozenset[str]:

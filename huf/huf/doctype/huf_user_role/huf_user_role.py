@@ -16,7 +16,8 @@ from frappe import _
 from frappe.model.document import Document
 
 from huf.capabilities import GATEWAY_ROLE
-from huf.permissions import capabilities, forget_capabilities
+from huf.capabilities import forget_held
+from huf.permissions import capabilities
 
 ADMIN_ROLE = "Huf Admin"
 DEFAULT_ROLE = "Huf Manager"
@@ -108,12 +109,12 @@ def sync_site_role(user: str, huf_role: str) -> None:
 	else:
 		person.set("roles", [row for row in person.roles if row.role != role])
 	person.save()
-	forget_capabilities()
+	forget_held()
 
 
 def on_user_update(doc, method=None) -> None:
 	"""User on_update (hooks.py): the person's roles may have changed."""
-	forget_capabilities()
+	forget_held()
 	if not doc.flags.huf_role_sync:
 		ensure_default_huf_roles(doc.name)
 
