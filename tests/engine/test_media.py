@@ -147,6 +147,7 @@ def test_a_wav_is_transcribed_with_the_model_and_language(llm):
 def test_groq_is_a_transcription_provider_of_its_own(llm):
 	assert audio.default_model("Groq") == "whisper-large-v3" and audio.default_model("OpenAI") == "whisper-1"
 	assert audio.default_model("Anything", "http://127.0.0.1/v1") == "whisper-1"
+	assert audio.default_model("Anthropic") is None and media.default_model("tts", "Anthropic") is None
 	assert media.default_model("tts", "ElevenLabs") == "eleven_multilingual_v2" and media.default_model("image", "OpenAI") == "dall-e-3"
 
 

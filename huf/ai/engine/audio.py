@@ -31,9 +31,10 @@ MIME = {
 }  # fmt: skip
 
 
-def default_model(provider: str | None, api_base: str | None = None) -> str:
-	"""The provider's speech-to-text model when none is set; whisper-1 for any other."""
-	return DEFAULT_STT_MODELS.get(route(ModelSpec(model="x", provider=provider, api_base=api_base)), "whisper-1")
+def default_model(provider: str | None, api_base: str | None = None) -> str | None:
+	"""The provider's speech-to-text model when none is set (whisper-1 for OpenAI and any
+	OpenAI-compatible server); None for a provider without one."""
+	return DEFAULT_STT_MODELS.get(route(ModelSpec(model="x", provider=provider, api_base=api_base)))
 
 
 def limit_for(provider_route: str) -> int:

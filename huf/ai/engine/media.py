@@ -82,12 +82,11 @@ def model_name(spec: ModelSpec) -> str:
 	return normalize_model_name(spec.model, spec.provider, spec.api_base)
 
 
-def default_model(kind: str, provider: str | None, api_base: str | None = None) -> str:
-	"""The model a provider uses for ``kind`` ("image", "tts") when none is set: by its LiteLLM
-	route, OpenAI's for an OpenAI-compatible server."""
+def default_model(kind: str, provider: str | None, api_base: str | None = None) -> str | None:
+	"""The model a provider uses for ``kind`` ("image", "tts") when none is set, by its LiteLLM route
+	(an OpenAI-compatible server is OpenAI's); None for a provider without one Huf knows."""
 	prefix = route(ModelSpec(model="x", provider=provider, api_base=api_base))
-	table = DEFAULT_IMAGE_MODELS if kind == "image" else DEFAULT_TTS_MODELS
-	return table.get(prefix, table["openai"])
+	return (DEFAULT_IMAGE_MODELS if kind == "image" else DEFAULT_TTS_MODELS).get(prefix)
 
 
 def default_voice(spec: ModelSpec) -> str:
