@@ -14,6 +14,7 @@ from huf.ai.engine import media
 from huf.ai.engine.llm_types import ModelSpec
 from huf.ai.engine.media import MediaError
 from huf.ai.engine.tools import ToolError
+from huf.ai.speech_settings import speaks_elevenlabs
 from huf.capabilities import needs
 
 SAMPLE_TEXT = "Hello! This is how I sound."
@@ -96,7 +97,7 @@ def _resolve_tts_config(agent, model: str | None = None) -> tuple[ModelSpec, str
 		return media_models.of_provider(provider, model, _("speech")), voice
 	if agent and agent.get("tts_model"):
 		return media_models.of_ai_model(agent.tts_model, _("speech"), _("TTS Model")), voice
-	default = media.default_model("tts", provider, _api_base(provider))
+	default = media.default_model("tts", "ElevenLabs" if speaks_elevenlabs(provider) else provider, _api_base(provider))
 	if not default:
 		raise ToolError(
 			_("The provider {0} has no speech model Huf knows. Set the agent's TTS Model (Voice and images).").format(provider)

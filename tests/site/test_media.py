@@ -105,6 +105,8 @@ def test_an_image_is_private_to_the_conversations_owner(site, llm, web):
 	assert len(llm.chat_requests[1]["body"]["messages"][-1]["content"]) < 600, "the model reads a reference, not the image"
 	file = frappe.get_doc("File", {"file_url": image["file_url"]})
 	assert file.is_private and file.owner == alice and file.attached_to_name == reply["conversation"]
+	stored = frappe.db.get_value("Agent Tool Call", {"agent_run": reply["run"], "tool": "generate_image"}, "tool_result")
+	assert json.loads(stored)["files"] == [image]  # what the Agent Run form (agent_run.js) shows
 
 	mine = web.get(image["file_url"], web.token_headers(alice))
 	assert mine.status_code == 200 and mine.content.startswith(b"\x89PNG")
@@ -152,6 +154,29 @@ def test_an_agent_speaks_with_another_providers_key(site, llm):
 	assert speech["headers"]["authorization"] == "Bearer sk-voice-provider-B"
 	assert (speech["body"]["model"], speech["body"]["voice"]) == ("voice-b-tts", "shimmer")
 	assert all(r["headers"]["authorization"] == "Bearer sk-test" for r in llm.chat_requests)
+
+
+def test_a_provider_named_in_elevenlabs_settings_speaks_through_elevenlabs(site, llm):
+	user = make_user("media-eleven@huf.test", ["Huf User"])
+	voice_provider = fixtures.provider(llm, name="Scripted Eleven", api_key="xi-secret-key")
+	tts = fixtures.model(voice_provider, name="eleven_multilingual_v2")
+	agent = media_agent(llm, "Media Eleven Agent", user, ("generate_audio",), tts_model=tts, tts_voice="21m00Tcm4TlvDq8ikWAM")
+	settings = frappe.get_doc("Elevenlabs Settings")
+	settings.provider = voice_provider
+	settings.save()
+	frappe.db.commit()
+	llm.script(tool_calls([("s1", "generate_audio", json.dumps({"input": "Hallo"}))]), text("Done."))
+	try:
+		with as_user(user):
+			assert send_agent_chat_message(agent, "Say hallo.", new_conversation=1)["status"] == "Success"
+	finally:
+		settings.reload()
+		settings.provider = None
+		settings.save()
+		frappe.db.commit()
+	(speech,) = [r for r in llm.requests if "/text-to-speech/" in r["path"]]
+	assert speech["voice"] == "21m00Tcm4TlvDq8ikWAM" and speech["headers"]["xi-api-key"] == "xi-secret-key"
+	assert speech["body"]["text"] == "Hallo" and tool_result(llm, 1)["files"][0]["content_type"] == "audio/mpeg"
 
 
 def test_missing_speech_settings_are_tool_errors_in_words(site, llm):
