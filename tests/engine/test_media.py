@@ -194,3 +194,19 @@ def test_a_wrong_response_path_says_which(llm):
 	endpoint = Endpoint(api_url=llm.base_url + "/audio/transcriptions", response_path="results.0.text", allowed_hosts=LOCAL)
 	with pytest.raises(MediaError, match="nothing at results.0.text"):
 		transcribe_at(endpoint, "memo.wav", wav())
+
+
+def test_media_calls_to_an_api_base_connect_through_the_safe_client(llm):
+	"""An API Base off the allow-list given with the spec is refused as each call connects (pinned.py):
+	no request, no key sent, and the error says so."""
+	closed = ModelSpec(model="x", provider="Local", api_key="sk-media-secret", api_base=llm.base_url, allowed_hosts=frozenset())
+	calls = [
+		lambda: generate_images(closed, "a fox"),
+		lambda: speak(closed, "hello"),
+		lambda: transcribe(closed, "note.wav", wav()),
+	]
+	for call in calls:
+		with pytest.raises(MediaError) as refused:
+			call()
+		assert refused.value.kind == "blocked" and "sk-media-secret" not in str(refused.value)
+	assert not llm.requests
