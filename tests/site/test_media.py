@@ -271,3 +271,17 @@ def test_preview_voice_speaks_a_sample_as_the_callers_private_file(site, llm):
 	with as_user(manager), pytest.raises(frappe.ValidationError, match="Media Keyless has no API key"):
 		preview_voice(agent, tts_model=fixtures.model(keyless, name="keyless-tts"))
 	assert len(media_requests(llm, "/audio/speech")) == 1
+
+
+def test_endpoint_settings_are_checked_when_saved(site, llm):
+	provider = fixtures.provider(llm)
+	for values, said in (
+		({"provider": None, "api_url": None}, "choose the Provider it serves and enter the API URL"),
+		({"provider": provider, "api_url": "transcribe-here"}, "must be a full URL"),
+		({"provider": provider, "api_url": "http://10.255.0.9/v1/audio/transcriptions"}, "private network address"),
+	):
+		settings = frappe.get_doc("OpenAI Settings")
+		settings.update({"enabled": 1, **values})
+		with pytest.raises(frappe.ValidationError, match=said):
+			settings.save()
+	frappe.db.rollback()
