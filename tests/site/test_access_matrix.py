@@ -140,6 +140,7 @@ def world(site, llm_server, web, mcp_servers):
 	]
 	flow, flow_run = matrix_flow(people)
 	table = matrix_table()
+	voice_note = matrix_voice_note(people["alice"])
 	prompt = matrix_prompt(people)
 	from huf.ai import seeding
 
@@ -152,7 +153,7 @@ def world(site, llm_server, web, mcp_servers):
 		people=people, held=held, agent=agent, run=result["run"], conversation=result["conversation"], reply=reply,
 		source="Matrix Source", trigger=trigger.name, headers=headers, http_get=http_tools[0], http_post=http_tools[1],
 		mcp=mcp_servers[0], mcp_oauth=mcp_servers[1], flow=flow, flow_run=flow_run, prompt=prompt, seed_record=seed_record,
-		table=table, table_fields=json.dumps(MATRIX_TABLE_FIELDS),
+		table=table, table_fields=json.dumps(MATRIX_TABLE_FIELDS), voice_note=voice_note,
 	)
 
 
@@ -164,6 +165,16 @@ def custom_role() -> None:
 	doc.set("permissions", [{"capability": capability} for capability in CUSTOM_CAPABILITIES])
 	doc.save()
 	frappe.db.commit()
+
+
+def matrix_voice_note(alice: str) -> str:
+	"""A voice note alice recorded in the chat: her private File, attached to nothing."""
+	frappe.set_user(alice)
+	try:
+		url = frappe.get_doc({"doctype": "File", "file_name": "matrix-note.webm", "is_private": 1, "content": b"RIFF0000WAVE"}).insert().file_url
+	finally:
+		frappe.set_user("Administrator")
+	return url
 
 
 MATRIX_TABLE_FIELDS = [{"label": "Title", "fieldname": "title", "fieldtype": "Data"}]
@@ -241,6 +252,7 @@ def cases(w) -> list[Case]:
 		Case("huf.ai.memory.set_conversation_memory", {"conversation": w.conversation, "key": "planted", "value": '"x"'}, mine),
 		Case("huf.ai.agent.chat.get_chat_agents", {}, None, GET),
 		Case("huf.ai.agent.feedback.rate_agent_message", {"agent_message": w.reply, "feedback": "Thumbs Down"}, mine),
+		Case("huf.ai.speech_to_text.transcribe_audio", {"audio_file_url": w.voice_note, "agent": w.agent}, mine),  # her own recording only
 		Case("huf.permissions.get_me", {}, verb=GET, ok=signed_in),
 		# providers: names and models, never keys
 		Case("huf.ai.providers.get_provider_overview", {}, None, GET),

@@ -3,8 +3,9 @@
 Why: the engine is tested through real LiteLLM speaking real HTTP, so the only thing faked is the
 paid model behind the API. The server speaks Chat Completions (streamed as server-sent events in
 chunked transfer encoding like the real providers, or as one JSON body), ``GET /v1/models`` and
-``POST /v1/embeddings`` and ``POST /v1/ocr`` (Mistral's OCR API, answered with
-``ocr_pages``), on 127.0.0.1 with a free port. Stdlib only, so site tests and benchmarks
+``POST /v1/embeddings``, ``POST /v1/ocr`` (Mistral's OCR API, answered with
+``ocr_pages``) and ``POST /v1/audio/transcriptions`` (a multipart upload, answered with
+``transcript``; recorded with the form's fields and the file's name and size), on 127.0.0.1 with a free port. Stdlib only, so site tests and benchmarks
 can use it too.
 
 Usage::
@@ -148,6 +149,7 @@ class ScriptedLLM:
 		self.embedding_failure: tuple[int, dict] | None = None  # (status, body) every embeddings call answers with
 		self.ocr_pages: list[str] = []  # the Markdown of each page of the document the OCR route reads
 		self.ocr_failure: tuple[int, dict] | None = None  # (status, body) every OCR call answers with
+		self.transcript = "scripted transcript"  # what every transcription call hears
 		self.models = models
 		self.requests: list[dict] = []  # a marked chat request also gets "usage": the usage reported
 		self.prompt_cache: set[str] = set()  # the prefixes marked requests wrote (see the module's doc)
@@ -203,6 +205,7 @@ class ScriptedLLM:
 			self.prompt_cache.clear()
 			self.embedding_failure = None
 			self.ocr_pages, self.ocr_failure = [], None
+			self.transcript = "scripted transcript"
 
 	@property
 	def pending(self) -> int:
@@ -250,6 +253,23 @@ class _Server(ThreadingHTTPServer):
 			super().handle_error(request, client_address)
 
 
+def _multipart(content_type: str, raw: bytes) -> dict:
+	"""A multipart/form-data body as {field: text}; a file part as {"file": {"name", "size", "type"}}."""
+	from email.parser import BytesParser
+	from email.policy import HTTP
+
+	message = BytesParser(policy=HTTP).parsebytes(b"Content-Type: " + content_type.encode() + b"\r\n\r\n" + raw)
+	form: dict = {}
+	for part in message.iter_parts():
+		name = part.get_param("name", header="content-disposition")
+		data = part.get_payload(decode=True) or b""
+		if part.get_filename():
+			form[name] = {"name": part.get_filename(), "size": len(data), "type": part.get_content_type()}
+		else:
+			form[name] = data.decode()
+	return form
+
+
 def _handler(llm: ScriptedLLM) -> type[BaseHTTPRequestHandler]:
 	class Handler(BaseHTTPRequestHandler):
 		protocol_version = "HTTP/1.1"
@@ -266,6 +286,8 @@ def _handler(llm: ScriptedLLM) -> type[BaseHTTPRequestHandler]:
 		def do_POST(self) -> None:
 			length = int(self.headers.get("Content-Length") or 0)
 			raw = self.rfile.read(length) if length else b""
+			if self.path.rstrip("/").endswith("/audio/transcriptions"):
+				return self._transcription(raw)
 			try:
 				body = json.loads(raw or b"{}")
 			except ValueError:
@@ -292,6 +314,15 @@ def _handler(llm: ScriptedLLM) -> type[BaseHTTPRequestHandler]:
 			if body.get("stream"):
 				return self._stream(body, reply)
 			self._json(200, _completion(body, reply), reply.headers)
+
+		def _transcription(self, raw: bytes) -> None:
+			"""Whisper's API: the form's fields and file read from the multipart body, ``transcript`` answered."""
+			form = _multipart(self.headers.get("Content-Type") or "", raw)
+			headers = {k.lower(): v for k, v in self.headers.items()}
+			llm.requests.append({"path": self.path, "body": form, "headers": headers})
+			if "file" not in form:
+				return self._json(400, {"error": {"message": "No file in the upload", "type": "invalid_request_error"}})
+			self._json(200, {"text": llm.transcript})
 
 		def _json(self, status: int, payload: Any, headers: dict | None = None) -> None:
 			is_text = isinstance(payload, str)
