@@ -87,6 +87,23 @@ describe("Speak", () => {
 		await waitFor(() => expect(box).toHaveProperty("value", "Soup please and a dessert"));
 	});
 
+	it("says it is busy while writing down, keeping focus and ignoring presses", async () => {
+		let finish: (text: string) => void = () => {};
+		const transcribe = vi.fn((url: string, language: string) => new Promise<Transcript>((resolve) => (finish = (text) => resolve({ success: true, text, language, audio_file_url: url }))));
+		composer(transcribe);
+		await userEvent.click(screen.getByRole("button", { name: "Speak" }));
+		await userEvent.click(await screen.findByRole("button", { name: "Stop recording" }));
+		const busy = await screen.findByRole("button", { name: "Speak" });
+		await waitFor(() => expect(busy.getAttribute("aria-disabled")).toBe("true"));
+		expect(document.activeElement).toBe(busy);
+		expect(screen.getByRole("status")).toHaveProperty("textContent", "Writing down what you said…");
+		await userEvent.click(busy);
+		expect(getUserMedia).toHaveBeenCalledOnce();
+		finish("Hello");
+		await waitFor(() => expect(screen.getByLabelText("Message to Helper")).toHaveProperty("value", "Hello"));
+		expect(busy.getAttribute("aria-disabled")).toBe("false");
+	});
+
 	it("says so when nothing was heard", async () => {
 		composer(heard("   "));
 		await userEvent.click(screen.getByRole("button", { name: "Speak" }));
@@ -109,7 +126,7 @@ describe("Speak", () => {
 		await userEvent.click(screen.getByRole("button", { name: "Speak" }));
 		await userEvent.click(await screen.findByRole("button", { name: "Stop recording" }));
 		expect(await screen.findByRole("alert")).toHaveProperty("textContent", "Your voice note couldn't be written down. Transcription failed: the model is busy.");
-		expect(screen.getByRole("button", { name: "Speak" })).toHaveProperty("disabled", false);
+		expect(screen.getByRole("button", { name: "Speak" }).getAttribute("aria-disabled")).toBe("false");
 	});
 
 	it("explains a blocked or missing microphone", async () => {

@@ -99,16 +99,19 @@ export function useVoiceNote({ agent, onText, upload = uploadFile, transcribe = 
 	return { step, seconds, problem, toggle };
 }
 
-/** Speak / Stop recording. Focus stays on it, so the same key press stops what it started. */
-export function VoiceButton({ voice, disabled = false }: { voice: VoiceNote; disabled?: boolean }) {
+/** Speak / Stop recording. Never disabled while it works (a disabled button drops the keyboard's
+ * focus): it says it is busy and ignores presses instead, so the same key stops what it started. */
+export function VoiceButton({ voice }: { voice: VoiceNote }) {
 	const recording = voice.step === "recording";
+	const busy = voice.step === "starting" || voice.step === "working";
 	return (
 		<Button
 			variant={recording ? "danger" : "ghost"}
 			size="icon"
 			aria-label={recording ? "Stop recording" : "Speak"}
 			title={recording ? "Stop recording" : "Speak instead of typing"}
-			disabled={disabled || voice.step === "starting" || voice.step === "working"}
+			aria-disabled={busy}
+			className={busy ? "cursor-wait opacity-50" : undefined}
 			onClick={voice.toggle}
 		>
 			{recording ? <Square className="h-4 w-4" aria-hidden /> : voice.step === "working" ? <Loader2 className="h-4 w-4 animate-spin" aria-hidden /> : <Mic className="h-4 w-4" aria-hidden />}
