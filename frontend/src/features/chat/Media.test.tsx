@@ -21,6 +21,7 @@ describe("mediaOf", () => {
 			{ url: "/private/files/hello.mp3", name: "hello.mp3", kind: "audio", alt: "A cat on a mat" },
 		]);
 		expect(mediaOf(JSON.stringify({ files: [image], revised_prompt: "A grey cat" }), JSON.stringify({ prompt: "cat" }))[0]?.alt).toBe("A grey cat");
+		expect(mediaOf(JSON.stringify(JSON.stringify({ files: [image] })))).toHaveLength(1); // kept as a JSON string
 		expect(mediaOf(JSON.stringify({ files: [{ file_url: "/files/a%20b.webp", content_type: "image/webp" }] }))).toEqual([{ url: "/files/a%20b.webp", name: "a b.webp", kind: "image", alt: "Image a b.webp" }]);
 	});
 

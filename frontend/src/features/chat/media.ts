@@ -15,10 +15,12 @@ function kindOf(entry: Entry): MediaFile["kind"] | null {
 	return null;
 }
 
+// A stored tool result may be JSON text kept as a JSON string (Agent Tool Call's result): read twice.
 function parse(text: string | null): Record<string, unknown> | null {
 	if (!text) return null;
 	try {
-		const value: unknown = JSON.parse(text);
+		let value: unknown = JSON.parse(text);
+		if (typeof value === "string") value = JSON.parse(value);
 		return value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
 	} catch {
 		return null;
