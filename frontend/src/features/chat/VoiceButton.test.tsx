@@ -1,4 +1,4 @@
-import { cleanup, render, screen, waitFor } from "@testing-library/react";
+import { act, cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Transcript } from "./api";
@@ -102,6 +102,23 @@ describe("Speak", () => {
 		finish("Hello");
 		await waitFor(() => expect(screen.getByLabelText("Message to Helper")).toHaveProperty("value", "Hello"));
 		expect(busy.getAttribute("aria-disabled")).toBe("false");
+	});
+
+	it("stops by itself after five minutes", async () => {
+		vi.useFakeTimers();
+		try {
+			const transcribe = heard("A long story");
+			composer(transcribe);
+			fireEvent.click(screen.getByRole("button", { name: "Speak" }));
+			await act(async () => {}); // the microphone is granted
+			await act(async () => vi.advanceTimersByTime(299_000));
+			expect(screen.getByRole("status")).toHaveProperty("textContent", "Recording… 4:59");
+			expect(transcribe).not.toHaveBeenCalled();
+			await act(async () => vi.advanceTimersByTime(1_000));
+			expect(transcribe).toHaveBeenCalledOnce();
+		} finally {
+			vi.useRealTimers();
+		}
 	});
 
 	it("says so when nothing was heard", async () => {

@@ -4,7 +4,7 @@ import { Button } from "../../components/ui/button";
 import { uploadFile, type UploadedFile } from "../../lib/api";
 import { chatApi, type Transcript } from "./api";
 
-export const MAX_SECONDS = 300; // a voice note stops by itself after five minutes
+const MAX_SECONDS = 300; // a voice note stops by itself after five minutes
 export const NOTHING_HEARD = "Couldn't hear anything — try again.";
 
 type Step = "idle" | "starting" | "recording" | "working";
@@ -24,7 +24,7 @@ function microphoneProblem(error: unknown): string {
 
 const clock = (seconds: number) => `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
 
-export type VoiceOptions = {
+type VoiceOptions = {
 	agent: string;
 	/** What was heard, to put in the message box for the person to check before sending. */
 	onText: (text: string) => void;
