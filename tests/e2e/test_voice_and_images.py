@@ -86,6 +86,30 @@ def test_speak_records_a_voice_note_that_is_written_down_edited_and_sent(site, l
 	expect(page.get_by_role("button", name="Speak")).to_be_enabled()
 
 
+def test_the_speech_model_chosen_in_the_agent_editor_is_the_one_that_listens(site, llm, web, signed_in):
+	agent = fixtures.agent(llm, name="Voice Editor Agent", allow_chat=1)
+	stt = fixtures.model("Scripted", name="scripted-stt")
+	frappe.db.commit()
+	page = signed_in(make_user("voice-manager@huf.test", ["Huf Manager"]))
+	page.goto(f"/huf/agents/{quote(agent)}")
+	form = page.get_by_role("form", name="Agent settings")
+	form.get_by_label("Model that writes down speech").select_option(stt)
+	form.get_by_label("Voice", exact=True).fill("nova")
+	expect(form.get_by_role("button", name="Play a sample")).to_be_enabled()
+	form.get_by_role("button", name="Save").click()
+	expect(form.get_by_role("status").filter(has_text="Saved.")).to_be_visible()
+	frappe.db.commit()
+	saved = frappe.db.get_value("Agent", agent, ["stt_model", "tts_model", "tts_voice", "image_model"])
+	assert [value or None for value in saved] == [stt, None, "nova", None]  # an empty choice: the provider's usual model
+
+	llm.transcript = "Use the other model"
+	page.goto(f"/huf/chat/{quote(agent)}")
+	page.get_by_role("button", name="Speak").click()
+	page.get_by_role("button", name="Stop recording").click()
+	expect(page.get_by_label(f"Message to {agent}")).to_have_value("Use the other model", timeout=30_000)
+	assert [r["body"]["model"] for r in llm.requests if r["path"].endswith("/audio/transcriptions")] == [stt]
+
+
 def drawn_conversation(llm, agent: str, owner: str) -> tuple[str, str, str]:
 	"""The owner's conversation in which generate_image and generate_audio saved a PNG and a WAV:
 	a real run's question and answer, with the tools' round put between them as the recorder writes
