@@ -37,6 +37,7 @@ export function Composer({ busy, stopping = false, onSend, onStop, agent, allowF
 	};
 	const voice = useVoiceNote({ agent, onText, upload, ...(transcribe ? { transcribe } : {}) });
 	const listening = voice.step !== "idle";
+	const voiced = allowVoice && canRecord();
 
 	const send = () => {
 		const message = text.trim();
@@ -122,7 +123,7 @@ export function Composer({ busy, stopping = false, onSend, onStop, agent, allowF
 						</Button>
 					</>
 				) : null}
-				{allowVoice && canRecord() ? <VoiceButton voice={voice} /> : null}
+				{voiced ? <VoiceButton voice={voice} /> : null}
 				<label htmlFor="chat-composer" className="sr-only">
 					Message to {agent}
 				</label>
@@ -150,7 +151,7 @@ export function Composer({ busy, stopping = false, onSend, onStop, agent, allowF
 				)}
 			</div>
 			<div className="flex flex-wrap items-center gap-x-3 gap-y-1">
-				<VoiceStatus voice={voice} />
+				{voiced ? <VoiceStatus voice={voice} /> : null}
 				<p id="chat-composer-hint" className="hidden text-xs text-slate-500 md:block">
 					Enter sends · Shift+Enter starts a new line
 				</p>
