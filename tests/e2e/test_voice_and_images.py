@@ -60,7 +60,7 @@ def test_speak_records_a_voice_note_that_is_written_down_edited_and_sent(site, l
 
 	heard = [r for r in llm.requests if r["path"].endswith("/audio/transcriptions")]
 	assert len(heard) == 1 and heard[0]["body"]["model"] == "whisper-1" and heard[0]["body"]["language"] == "en"
-	sent = heard[0]["body"]["file"]
+	sent = heard[0]["file"]
 	assert sent["name"].startswith("voice-note-") and sent["name"].endswith(".webm") and sent["size"] > 100
 	frappe.db.commit()
 	note = frappe.db.get_value("File", {"file_name": sent["name"]}, ["owner", "is_private", "attached_to_doctype", "file_size"], as_dict=True)
