@@ -95,7 +95,13 @@ def test_the_speech_model_chosen_in_the_agent_editor_is_the_one_that_listens(sit
 	form = page.get_by_role("form", name="Agent settings")
 	form.get_by_label("Model that writes down speech").select_option(stt)
 	form.get_by_label("Voice", exact=True).fill("nova")
-	expect(form.get_by_role("button", name="Play a sample")).to_be_enabled()
+	form.get_by_role("button", name="Play a sample").click()  # the voice as set in the form, before it is saved
+	player = page.get_by_label("Voice sample")
+	expect(player).to_be_visible(timeout=30_000)
+	spoken = [r for r in llm.requests if r["path"].endswith("/audio/speech")]
+	assert len(spoken) == 1 and spoken[0]["body"]["voice"] == "nova" and spoken[0]["body"]["input"] == "Hello! This is how I sound."
+	sample = page.request.get(player.get_attribute("src"))
+	assert sample.ok and len(sample.body()) > 100  # the private file plays for who made it
 	form.get_by_role("button", name="Save").click()
 	expect(form.get_by_role("status").filter(has_text="Saved.")).to_be_visible()
 	frappe.db.commit()
