@@ -61,7 +61,8 @@ def view(doc) -> dict:
 @frappe.whitelist(methods=["POST"])
 @needs("integration.write")
 def save_integration_settings(settings: str | dict) -> dict:
-	"""Create or change settings. ``credentials``: key -> new value (an empty value keeps the stored
+	"""Create or change settings (a title and service for new ones; what is left out stays as it
+	is). ``credentials``: key -> new value (an empty value keeps the stored
 	one); ``clear_credentials``: keys to remove. Each recipient with its ``row`` id keeps its stored
 	webhook URL unless a new ``webhook_url`` is given or ``clear_webhook_url`` is set."""
 	data = frappe._dict(json.loads(settings) if isinstance(settings, str) else settings)
@@ -72,10 +73,11 @@ def save_integration_settings(settings: str | dict) -> dict:
 		doc = frappe.new_doc("Integration Settings")
 		doc.title = (data.get("title") or "").strip()
 		doc.service = data.get("service")
-	doc.is_active = int(bool(data.get("is_active", 1)))
-	doc.is_default = int(bool(data.get("is_default")))
+	for flag in ("is_active", "is_default"):  # what the call leaves out stays as it is
+		if flag in data or doc.is_new():
+			doc.set(flag, int(bool(data.get(flag, flag == "is_active"))))
 	dropped = _credentials(doc, data.get("credentials") or {}, set(data.get("clear_credentials") or ()))
-	gone = _recipients(doc, data.get("recipients") or [])
+	gone = _recipients(doc, data.recipients) if "recipients" in data else []
 	doc.save()
 	for row in dropped:  # what was removed is gone from the encrypted store too
 		remove_encrypted_password("Integration Credential", row, "value")
