@@ -32,8 +32,8 @@ SERVICES: list[dict] = [
 		"service_name": WEBHOOK,
 		"title": "Chat webhook",
 		"category": "Communication",
-		"description": "Posts to an incoming webhook as Slack-compatible JSON ({\"text\": ...}), which Slack, Mattermost, Rocket.Chat "
-		"and Microsoft Teams accept. Recipients map names to channels, or have a webhook URL of their own.",
+		"description": "Posts to a team chat's incoming webhook in the format Slack uses, which Mattermost, Rocket.Chat and "
+		"Microsoft Teams accept too. Recipients map names to channels, or have a webhook URL of their own.",
 		"documentation_url": "https://api.slack.com/messaging/webhooks",
 		"recipient_label": "Channel",
 		"required_credentials": [
