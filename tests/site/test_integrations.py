@@ -232,3 +232,19 @@ def test_saving_refuses_what_cannot_work(site):
 	with pytest.raises(frappe.ValidationError, match="must start with https://"):
 		api.save_integration_settings({"title": "Not a URL", "service": "webhook", "credentials": {"webhook_url": "ftp://x.test/y"}})
 	frappe.db.rollback()
+
+
+def test_a_flow_sends_through_the_same_tool(site, workers, hook):
+	from tests.site.flow_helpers import edge, node, save, settle, start, steps, users
+
+	users()
+	workers.start(1)
+	settings("Flow chat", "webhook", {"webhook_url": hook.url(f"/flow/{SECRET}")}, [{"recipient_name": "General", "recipient_id": "#general"}])
+	arguments = {"service": "Flow chat", "recipient": "general", "text": "Order {{ trigger.order }} shipped"}
+	flow = save("huf-test-integrations", [node("post", "tool.call", tool="send_message", arguments=arguments), node("done", "end")], [edge("post", "done")])
+	run = settle(start(flow, {"order": 42}))
+	assert run.status == "Success", (run.last_error, steps(run.name))
+	[posted] = hook.seen
+	assert posted.path == f"/flow/{SECRET}" and json.loads(posted.body) == {"text": "Order 42 shipped", "channel": "#general"}
+	output = frappe.db.get_value("Flow Run Step", {"parent": run.name, "node_id": "post"}, "output")
+	assert posted.headers["idempotency-key"] in output and SECRET not in output
