@@ -248,3 +248,26 @@ def test_a_flow_sends_through_the_same_tool(site, workers, hook):
 	assert posted.path == f"/flow/{SECRET}" and json.loads(posted.body) == {"text": "Order 42 shipped", "channel": "#general"}
 	output = frappe.db.get_value("Flow Run Step", {"parent": run.name, "node_id": "post"}, "output")
 	assert posted.headers["idempotency-key"] in output and SECRET not in output
+
+
+def test_a_worker_dying_during_a_webhook_post_asks_a_person_instead_of_posting_again(site, llm, workers, hook):
+	"""send_message may act only once: after a SIGKILL mid-post the run waits in Needs Attention."""
+	from huf.ai.agent.integration import run_agent_sync
+	from huf.ai.resume import recover_conversation
+	from tests.site.conftest import wait_for
+
+	owner = make_user("integrations-interrupted@huf.test", ["Huf User"])
+	settings("Stuck chat", "webhook", {"webhook_url": hook.url(f"/sleep?seconds=60&k={SECRET}")}, [{"recipient_name": "General"}])
+	agent = fixtures.agent(llm, name="Integrations Stuck", tools=("send_message",), allow_chat=1, agent_users=[{"user": owner}])
+	llm.script(tool_calls([("s1", "send_message", json.dumps({"service": "Stuck chat", "recipient": "General", "text": "once"}))]))
+	with as_user(owner):
+		run = run_agent_sync(agent, "Post once", channel_id="chat")
+	frappe.db.commit()
+	workers.start(1)
+	wait_for(lambda: hook.seen, 60, message="the webhook post")
+	workers.kill(0)
+	recover_conversation(run["conversation"])
+	frappe.db.commit()
+	assert frappe.db.get_value("Agent Run", run["run"], "status") == "Needs Attention"
+	assert frappe.db.get_value("Agent Tool Call", {"agent_run": run["run"]}, "status") == "Interrupted"
+	assert len(hook.seen) == 1  # not posted again by itself
