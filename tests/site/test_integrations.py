@@ -271,3 +271,25 @@ def test_a_worker_dying_during_a_webhook_post_asks_a_person_instead_of_posting_a
 	assert frappe.db.get_value("Agent Run", run["run"], "status") == "Needs Attention"
 	assert frappe.db.get_value("Agent Tool Call", {"agent_run": run["run"]}, "status") == "Interrupted"
 	assert len(hook.seen) == 1  # not posted again by itself
+
+
+def test_removing_a_stored_secret_removes_it_from_the_encrypted_store(site, hook):
+	from huf.ai.integrations.settings import credential, own_webhook_url
+
+	name = settings(
+		"Cleared chat", "webhook", {"webhook_url": hook.url(f"/services/{SECRET}")},
+		[{"recipient_name": "Ops", "webhook_url": hook.url(f"/ops/{OWN_SECRET}")}, {"recipient_name": "Gone", "webhook_url": hook.url("/gone")}],
+	)  # fmt: skip
+	doc = frappe.get_doc("Integration Settings", name)
+	ops, gone = doc.recipients
+	[key] = doc.credentials
+	shown = api.save_integration_settings(
+		{"name": name, "clear_credentials": ["webhook_url"], "recipients": [{"row": ops.name, "recipient_name": "Ops", "clear_webhook_url": True}]}
+	)
+	assert shown["credentials"] == [] and shown["recipients"] == [{"row": ops.name, "recipient_name": "Ops", "recipient_id": "", "has_webhook_url": False}]
+	doc = frappe.get_doc("Integration Settings", name)
+	assert credential(doc, "webhook_url") is None and own_webhook_url(ops.name) is None and own_webhook_url(gone.name) is None
+	assert not frappe.db.sql("select 1 from `__Auth` where name in %s", [[ops.name, gone.name, key.name]])
+	with pytest.raises(ToolError, match="Cleared chat has no webhook URL"):
+		send_message("Cleared chat", "ops", "hello")
+	frappe.db.rollback()
