@@ -1,7 +1,7 @@
 """The Integrations page in a real browser against the real site: a Huf Manager adds webhook
 settings from the service's fields, the stored webhook URL is never shown again, and "Send a test
 message" posts to a local HTTP server this test starts (127.0.0.1 is on the test site's
-huf_allowed_hosts). The page and its dialog are checked with axe; a Huf User is not offered it."""
+huf_allowed_hosts). The page and its dialog are checked with axe, and the page at phone width; a Huf User is not offered it."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import json
 import frappe
 from playwright.sync_api import expect
 
-from tests.e2e.test_accessibility import AXE, RUN_AXE, violations
+from tests.e2e.test_accessibility import AXE, PHONE, RUN_AXE, violations, wider_than_the_screen
 from tests.site.conftest import make_user
 from tests.support.local_http import LocalServer
 
@@ -64,6 +64,8 @@ def test_an_admin_adds_webhook_settings_and_sends_a_test_message(site, web, sign
 	assert json.loads(posted.body) == {"text": "*Test message*\nHello from the browser test", "channel": "#general"}
 	frappe.db.rollback()
 	assert frappe.db.get_value("Integration Credential", {"parent": TITLE, "key": "webhook_url"}, "value").strip("*") == ""
+	page.set_viewport_size(PHONE)
+	assert not wider_than_the_screen(page, "/huf/integrations", lambda p: p.get_by_role("heading", name="Add an integration"))
 
 
 def test_a_huf_user_is_not_offered_integrations(site, web, signed_in):
