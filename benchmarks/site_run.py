@@ -6,6 +6,11 @@ Run from the bench's sites folder with the bench's Python, on a site with Huf in
 Prints medians of: a whole run with 3 tool calls (executed inline), split into model calls, tool
 work and everything else (persistence and bookkeeping), with its SQL statement count. How soon a
 queued run starts, and the first run of a fresh web worker: cold_starts.py.
+
+The scripted model server runs in a process of its own by default, as a real model server would:
+in this process its request threads would take the interpreter's lock while Huf works and be
+counted as Huf's time. `--server-in-process` puts it back in this process (how figures before
+2026-12-07 were taken).
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ import argparse
 import json
 import os
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -41,11 +47,11 @@ def setup(llm) -> str:
 	return agent
 
 
-def script_three_tools(llm) -> None:
+def three_tools(todo: str) -> list:
+	"""The run's three model answers: one tool call, two at once, then the text."""
 	from tests.support.scripted_llm import text, tool_calls
 
-	todo = frappe.get_all("ToDo", limit=1, pluck="name")[0]
-	llm.script(
+	return [
 		tool_calls([("c1", "bench_get_todos", json.dumps({"limit": 5}))]),
 		tool_calls(
 			[
@@ -54,7 +60,40 @@ def script_three_tools(llm) -> None:
 			]
 		),
 		text("Done."),
-	)
+	]
+
+
+def script_three_tools(llm) -> None:
+	if isinstance(llm, ServerProcess):
+		return  # it answers by the run's progress (see serve)
+	llm.script(*three_tools(frappe.get_all("ToDo", limit=1, pluck="name")[0]))
+
+
+class ServerProcess:
+	"""The scripted server in a child process, answering each request by how many tool results it
+	carries (0, 1 or 3), so nothing has to be scripted across the process boundary."""
+
+	def __enter__(self):
+		todo = frappe.get_all("ToDo", limit=1, pluck="name")[0]
+		self.child = subprocess.Popen(
+			[sys.executable, __file__, "--serve", todo], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)}
+		)
+		self.base_url = self.child.stdout.readline().strip()
+		return self
+
+	def __exit__(self, *exc):
+		self.child.stdin.close()
+		self.child.wait(10)
+
+
+def serve(todo: str) -> None:
+	from tests.support.scripted_llm import ScriptedLLM
+
+	answers = three_tools(todo)
+	with ScriptedLLM() as llm:
+		llm.respond_with(lambda body: answers[{0: 0, 1: 1}.get(sum(m.get("role") == "tool" for m in body["messages"]), 2)])
+		print(llm.base_url, flush=True)
+		sys.stdin.read()  # until the benchmark closes it
 
 
 class Meter:
@@ -103,14 +142,15 @@ class Meter:
 		self.statements = []
 
 
-def measure_inline(site: str, runs: int, show_sql: bool = False) -> None:
+def measure_inline(site: str, runs: int, show_sql: bool = False, in_process: bool = False) -> None:
 	from huf.ai.agent.integration import run_agent_sync
 	from huf.ai.engine import loop
 	from tests.support.scripted_llm import ScriptedLLM
 
-	with ScriptedLLM() as llm:
+	frappe.get_doc({"doctype": "ToDo", "description": "seed"}).insert()
+	frappe.db.commit()
+	with ScriptedLLM() if in_process else ServerProcess() as llm:
 		agent = setup(llm)
-		frappe.get_doc({"doctype": "ToDo", "description": "seed"}).insert()
 		meter = Meter()
 		real_run_loop = loop.run_loop
 
@@ -138,7 +178,8 @@ def measure_inline(site: str, runs: int, show_sql: bool = False) -> None:
 			sql.append(meter.sql)
 			tool_sql.append(meter.tool_sql)
 		huf = [wall - called for wall, called in zip(totals, model)]
-		print(f"3-tool-call run, inline, {runs} runs (median, middle half, range):")
+		where = "in this process" if in_process else "in its own process"
+		print(f"3-tool-call run, inline, {runs} runs, model server {where} (median, middle half, range):")
 		print(f"  whole run (wall):              {spread(totals)}")
 		print(f"  model calls (scripted server): {spread(model)}")
 		print(f"  tool work:                     {spread(tools)}")
@@ -156,16 +197,20 @@ def main() -> None:
 	parser.add_argument("--site", required=True)
 	parser.add_argument("--runs", type=int, default=30)
 	parser.add_argument("--show-sql", action="store_true", help="print the SQL statements of the last inline run")
+	parser.add_argument("--server-in-process", action="store_true", help="run the scripted model server in this process")
 	args = parser.parse_args()
 	frappe.init(site=args.site, sites_path=os.getcwd())
 	frappe.connect()
 	frappe.set_user("Administrator")
 	try:
-		measure_inline(args.site, args.runs, args.show_sql)
+		measure_inline(args.site, args.runs, args.show_sql, args.server_in_process)
 	finally:
 		frappe.db.rollback()
 		frappe.destroy()
 
 
 if __name__ == "__main__":
-	main()
+	if sys.argv[1:2] == ["--serve"]:
+		serve(sys.argv[2])
+	else:
+		main()

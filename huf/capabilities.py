@@ -55,7 +55,7 @@ DOCTYPE_RIGHTS: dict[str, dict[str, str]] = {
 	"tool.write": {"Agent Tool Function": RW, "Agent Tool Type": RW},
 	"tool.mcp.write": {"MCP Server": RW},
 	"tool.mcp.stdio": {},  # a check in MCP Server's validate, on top of tool.mcp.write's rights
-	"provider.write": {"AI Provider": RW, "AI Model": RW},
+	"provider.write": {"AI Provider": RW, "AI Model": RW, "OpenAI Settings": RW, "Groq Settings": RW, "Elevenlabs Settings": RW},
 	"knowledge.read": {"Knowledge Source": R, "Knowledge Input": R},
 	"knowledge.write": {"Knowledge Source": RW, "Knowledge Input": RW},
 	"flow.read": {"Flow Definition": R, "Flow Definition Version": R, "Flow Run": R},

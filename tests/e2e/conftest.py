@@ -24,6 +24,9 @@ FLAGS = [
 	"--disable-component-update",
 	"--disable-sync",
 	"--disable-dev-shm-usage",
+	# the chat's Speak button: a fake microphone (a beep), allowed without asking
+	"--use-fake-device-for-media-stream",
+	"--use-fake-ui-for-media-stream",
 ]
 
 

@@ -93,3 +93,30 @@ def test_models_list_and_deterministic_embeddings(llm):
 		return sum(x * y for x, y in zip(a, b))
 
 	assert cosine(vectors[0], vectors[1]) > cosine(vectors[0], vectors[2])  # shared words point the same way
+
+
+def test_a_transcription_is_a_multipart_upload_answered_with_the_transcript(llm):
+	"""Whisper's wire format through the OpenAI SDK (what LiteLLM's transcription uses): a real WAV."""
+	import io
+	import wave
+
+	from openai import OpenAI
+
+	audio = io.BytesIO()
+	with wave.open(audio, "wb") as out:
+		out.setnchannels(1)
+		out.setsampwidth(2)
+		out.setframerate(8000)
+		out.writeframes(b"\x00\x00" * 800)
+	llm.transcript = "hello from the test"
+	client = OpenAI(api_key="sk-test", base_url=llm.base_url, max_retries=0)
+	heard = client.audio.transcriptions.create(model="whisper-1", file=("note.wav", audio.getvalue(), "audio/wav"), language="de")
+	assert heard.text == "hello from the test"
+	sent = llm.requests[-1]
+	assert sent["path"].endswith("/audio/transcriptions")
+	assert sent["body"] == {"model": "whisper-1", "language": "de"}
+	upload = sent["file"]
+	assert (upload["name"], upload["field"], upload["content_type"]) == ("note.wav", "file", "audio/wav")
+	assert upload["data"] == audio.getvalue()
+	status, _, payload = call(llm, "POST", "/audio/transcriptions", {"model": "whisper-1"})  # no file: refused like the API
+	assert status == 400 and "empty or missing" in payload

@@ -139,6 +139,7 @@ def world(site, llm_server, web, mcp_servers):
 		fixtures.tool(f"matrix_http_{types.lower()}", types, base_url=llm_server.base_url, tool_type="HTTP Requests") for types in ("GET", "POST")
 	]
 	flow, flow_run = matrix_flow(people)
+	voice_note = matrix_voice_note(people["alice"])
 	table = matrix_table()
 	integration = matrix_integration()
 	prompt = matrix_prompt(people)
@@ -153,8 +154,19 @@ def world(site, llm_server, web, mcp_servers):
 		people=people, held=held, agent=agent, run=result["run"], conversation=result["conversation"], reply=reply,
 		source="Matrix Source", trigger=trigger.name, headers=headers, http_get=http_tools[0], http_post=http_tools[1],
 		mcp=mcp_servers[0], mcp_oauth=mcp_servers[1], flow=flow, flow_run=flow_run, prompt=prompt, seed_record=seed_record,
-		table=table, table_fields=json.dumps(MATRIX_TABLE_FIELDS), integration=integration,
+		table=table, table_fields=json.dumps(MATRIX_TABLE_FIELDS), voice_note=voice_note, integration=integration,
 	)
+
+
+def matrix_voice_note(user: str) -> str:
+	"""Alice's private voice note (a real WAV), as the chat's microphone uploads it."""
+	from tests.support.scripted_media import wav
+
+	frappe.set_user(user)
+	try:
+		return frappe.get_doc({"doctype": "File", "file_name": "matrix-voice.wav", "content": wav(), "is_private": 1}).insert().file_url
+	finally:
+		frappe.set_user("Administrator")
 
 
 def custom_role() -> None:
@@ -319,6 +331,9 @@ def cases(w) -> list[Case]:
 		Case("huf.ai.data_tables.api.export_csv", {"name": w.table}, None, GET),
 		Case("huf.ai.data_tables.api.preview_csv", {"name": w.table, "content": "title\nplanted\n"}),
 		Case("huf.ai.data_tables.api.import_csv", {"name": w.table, "content": "title\n"}),  # no rows: nothing written
+		# voice: a voice note is read only by its uploader; a voice sample is for who edits the agent
+		Case("huf.ai.speech_to_text.transcribe_audio", {"audio_file_url": w.voice_note, "language": "en", "agent": w.agent}, mine),
+		Case("huf.ai.sdk_tools.preview_voice", {"agent": w.agent, "text": "Hi"}),
 		# integrations: set up and tried by integration.write; an unknown recipient is past the check (417)
 		Case("huf.ai.integrations.api.list_integrations", {}, None, GET),
 		Case("huf.ai.integrations.api.get_integration_settings", {"name": w.integration}, None, GET),

@@ -4,7 +4,7 @@ Why: the engine is tested through real LiteLLM speaking real HTTP, so the only t
 paid model behind the API. The server speaks Chat Completions (streamed as server-sent events in
 chunked transfer encoding like the real providers, or as one JSON body), ``GET /v1/models`` and
 ``POST /v1/embeddings`` and ``POST /v1/ocr`` (Mistral's OCR API, answered with
-``ocr_pages``), on 127.0.0.1 with a free port. Stdlib only, so site tests and benchmarks
+``ocr_pages``), and images, speech and transcription (``scripted_media.py``), on 127.0.0.1 with a free port. Stdlib only, so site tests and benchmarks
 can use it too.
 
 Usage::
@@ -44,6 +44,8 @@ import uuid
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Callable, Iterator, Union
+
+from tests.support import scripted_media
 
 NOTHING_SCRIPTED = "ScriptedLLM: nothing scripted for this request"
 LOOK_BACK = 20  # message boundaries searched for a cached prefix before a marker, as Anthropic does
@@ -149,6 +151,10 @@ class ScriptedLLM:
 		self.ocr_pages: list[str] = []  # the Markdown of each page of the document the OCR route reads
 		self.ocr_failure: tuple[int, dict] | None = None  # (status, body) every OCR call answers with
 		self.models = models
+		self.image_reply: str | tuple[int, dict] = "b64"  # "b64", "url", "empty" or (status, body): see scripted_media
+		self.transcript = "scripted transcript"  # what every transcription answers
+		self.transcription_failure: tuple[int, dict] | None = None
+		self.speech_failure: tuple[int, dict] | None = None
 		self.requests: list[dict] = []  # a marked chat request also gets "usage": the usage reported
 		self.prompt_cache: set[str] = set()  # the prefixes marked requests wrote (see the module's doc)
 		self._queue: list[Scripted] = []
@@ -203,6 +209,8 @@ class ScriptedLLM:
 			self.prompt_cache.clear()
 			self.embedding_failure = None
 			self.ocr_pages, self.ocr_failure = [], None
+			self.image_reply, self.transcript = "b64", "scripted transcript"
+			self.transcription_failure = self.speech_failure = None
 
 	@property
 	def pending(self) -> int:
@@ -258,6 +266,8 @@ def _handler(llm: ScriptedLLM) -> type[BaseHTTPRequestHandler]:
 			pass
 
 		def do_GET(self) -> None:
+			if scripted_media.handle_get(self, self.path):
+				return
 			if self.path.rstrip("/").endswith("/models"):
 				data = [{"id": m, "object": "model", "created": 0, "owned_by": "scripted"} for m in llm.models]
 				return self._json(200, {"object": "list", "data": data})
@@ -266,11 +276,13 @@ def _handler(llm: ScriptedLLM) -> type[BaseHTTPRequestHandler]:
 		def do_POST(self) -> None:
 			length = int(self.headers.get("Content-Length") or 0)
 			raw = self.rfile.read(length) if length else b""
+			headers = {k.lower(): v for k, v in self.headers.items()}
+			if scripted_media.handle_post(llm, self, self.path, raw, headers):
+				return
 			try:
 				body = json.loads(raw or b"{}")
 			except ValueError:
 				return self._json(400, {"error": {"message": "Body is not JSON", "type": "invalid_request_error"}})
-			headers = {k.lower(): v for k, v in self.headers.items()}
 			entry = {"path": self.path, "body": body, "headers": headers}
 			llm.requests.append(entry)
 			if self.path.rstrip("/").endswith("/embeddings"):

@@ -55,6 +55,10 @@ def _target(doc) -> Callable[[dict, RunContext], object]:
 		return lambda args, ctx: run_agent.run_agent(doc.agent, args, ctx)
 	if doc.types in ("GET", "POST"):
 		return lambda args, ctx: http.call(doc, args, ctx)
+	if doc.types == "Speech to Text":
+		from huf.ai.speech_to_text import transcribe_file
+
+		return lambda args, _ctx: transcribe_file(**args)
 	frappe.throw(_("Tools of type {0} are not available yet; remove {1} from the agent.").format(doc.types, frappe.bold(doc.name)))
 
 

@@ -56,6 +56,46 @@ BUILTIN_TOOLS = [
 		],
 	},
 	{
+		"tool_name": "generate_image",
+		"description": "Make images from a text description, with the agent's image model. The images are saved as files of "
+		"this conversation (the person sees them in the chat); you get each file's address, not the image.",
+		"function_path": "huf.ai.sdk_tools.handle_generate_image",
+		"effect": "repeatable",  # a repeat makes another file; nothing is sent or changed elsewhere
+		"parameters": [
+			{"fieldname": "prompt", "type": "string", "required": 1, "description": "A detailed description of the image to make."},
+			{"fieldname": "size", "type": "string", "description": "Image size, e.g. 1024x1024 (default: the model's)."},
+			{"fieldname": "quality", "type": "string", "description": "standard or hd (DALL-E 3); low, medium, high or auto (gpt-image-1)."},
+			{"fieldname": "n", "type": "integer", "description": "How many images (default 1)."},
+		],
+	},
+	{
+		"tool_name": "generate_audio",
+		"description": "Speak a text aloud with the agent's voice. The audio is saved as a file of this conversation (the "
+		"person can play it in the chat); you get the file's address.",
+		"function_path": "huf.ai.sdk_tools.handle_generate_audio",
+		"effect": "repeatable",
+		"parameters": [
+			{"fieldname": "input", "type": "string", "required": 1, "description": "The text to speak."},
+			{"fieldname": "voice", "type": "string", "description": "A voice, e.g. alloy or nova (OpenAI), a voice ID (ElevenLabs). Default: the agent's."},
+			{"fieldname": "model", "type": "string", "description": "A speech model to use instead of the agent's, e.g. tts-1-hd."},
+			{"fieldname": "speed", "type": "number", "description": "0.25 to 4.0 (default 1.0)."},
+			{"fieldname": "response_format", "type": "string", "description": "mp3 (default), opus, aac, flac, wav or pcm."},
+		],
+	},
+	{
+		"tool_name": "transcribe_audio",
+		"description": "Transcribe an audio file on this site (a voice note, a recorded call) to text, with the agent's "
+		"speech-to-text model. Pass file_id when you have it.",
+		"function_path": "huf.ai.speech_to_text.transcribe_file",
+		"effect": "repeatable",  # reads a file, asks a model
+		"parameters": [
+			{"fieldname": "file_id", "type": "string", "description": "The audio File's ID (preferred)."},
+			{"fieldname": "file_url", "type": "string", "description": "The audio file's address, e.g. /private/files/note.webm."},
+			{"fieldname": "language", "type": "string", "description": "The language spoken, as an ISO-639-1 code such as en (optional)."},
+			{"fieldname": "model", "type": "string", "description": "A speech-to-text model to use instead of the agent's (optional)."},
+		],
+	},
+	{
 		"tool_name": "send_message",
 		"description": "Send a message through an integration an admin set up: email, a team chat webhook (Slack, Mattermost, "
 		"Rocket.Chat, Teams) or a notification on this site. Name the service (email, webhook, frappe_notification) or its "

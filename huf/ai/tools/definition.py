@@ -15,6 +15,12 @@ FIELDTYPE_JSON = {
 	"Table": "array", "Table MultiSelect": "array", "JSON": "object",
 }
 SKIP_FIELDTYPES = {"Section Break", "Column Break", "Tab Break", "HTML", "Button", "Image", "Fold", "Heading"}
+STT_PROPERTIES = {
+	"file_id": {"type": "string", "description": "The audio File's ID (preferred)."},
+	"file_url": {"type": "string", "description": "The audio file's address, e.g. /private/files/note.webm."},
+	"language": {"type": "string", "description": "The language spoken, as an ISO-639-1 code such as en (optional)."},
+	"model": {"type": "string", "description": "A speech-to-text model to use instead of the agent's (optional)."},
+}
 FILTERS = {
 	"description": 'Conditions, e.g. {"status": "Open"} or [["grand_total", ">", 1000]].',
 	"anyOf": [{"type": "object"}, {"type": "array"}],
@@ -93,6 +99,7 @@ def derived_parameters(types: str, doctype: str | None, agent: str | None = None
 			{"prompt": {"type": "string", "description": f"What you want the {agent or 'other'} agent to do."}},
 			["prompt"],
 		),
+		"Speech to Text": (STT_PROPERTIES, []),
 	}
 	if types not in shapes:
 		frappe.throw(_("Tools of type {0} are not available yet.").format(frappe.bold(types)))

@@ -158,7 +158,8 @@ def files_section(urls: list[str], doctype: str, name: str) -> tuple[str, list[d
 	"""Each attached file's text under its name and SHA-256, read as the run's user, and the images
 	(sent to the model as images). A file that person may not read, or that can't be read, is named
 	with the reason instead."""
-	from huf.ai.engine.attachments import AttachmentError, check_image, extract_text, is_image, sha256
+	from huf.ai.engine.attachments import AttachmentError, check_image, extension, extract_text, is_image, sha256
+	from huf.ai.engine.audio import OPENAI_FORMATS as AUDIO_FORMATS
 
 	parts, images = ["Attached File Content:"], []
 	for url in urls:
@@ -178,6 +179,11 @@ def files_section(urls: list[str], doctype: str, name: str) -> tuple[str, list[d
 				check_image(file.file_name, len(data))
 				images.append({"file": file.name, "file_name": file.file_name, "file_url": file.file_url, "image": True})
 				parts.append(f"### {file.file_name} (SHA-256 {sha256(data)})\n(an image, sent with this message)")
+			elif extension(file.file_name) in AUDIO_FORMATS:  # a voice note: the agent transcribes it with its own tool
+				parts.append(
+					f"### {file.file_name} (SHA-256 {sha256(data)})\n(a recording, File ID {file.name}: "
+					"transcribe it with transcribe_audio or a Speech to Text tool)"
+				)
 			else:
 				parts.append(f"### {file.file_name} (SHA-256 {sha256(data)})\n{extract_text(file.file_name, data)}")
 		except AttachmentError as error:

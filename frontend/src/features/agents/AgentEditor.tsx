@@ -17,6 +17,7 @@ import { McpSection } from "./McpSection";
 import { PromptChoice, promptFields, type PromptChoiceValue } from "./PromptChoice";
 import { TOOL_FIELDS, ToolPicker, type ToolRow } from "./ToolPicker";
 import { TryPanel } from "./TryPanel";
+import { VoiceSection } from "./VoiceSection";
 import { emptyAgent, fieldOfServerError, validateAgent, type AgentDraft, type FieldErrors, type KnowledgeBinding, type McpBinding } from "./validation";
 
 const KEYS = Object.keys(emptyAgent()) as (keyof AgentDraft)[];
@@ -246,6 +247,16 @@ function Editor({ isNew, initial, providers, tools, saved, onSaved }: EditorProp
 						) : (
 							<Names label="Knowledge sources" names={draft.agent_knowledge.map((row) => row.knowledge_source)} />
 						)}
+					</Section>
+
+					<Section title="Voice and images">
+						<VoiceSection
+							value={{ stt_model: draft.stt_model, tts_model: draft.tts_model, tts_voice: draft.tts_voice, image_model: draft.image_model }}
+							models={models}
+							errors={errors}
+							agent={isNew ? null : initial.agent_name}
+							onChange={(key, value) => set(key, value)}
+						/>
 					</Section>
 
 					<Section title="Who can use it">

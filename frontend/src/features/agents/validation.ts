@@ -42,6 +42,10 @@ export type AgentDraft = {
 	agent_knowledge: KnowledgeBinding[];
 	max_knowledge_tokens: number;
 	agent_mcp_server: McpBinding[];
+	stt_model: string;
+	tts_model: string;
+	tts_voice: string;
+	image_model: string;
 	modified?: string;
 };
 
@@ -64,6 +68,7 @@ export function emptyAgent(): AgentDraft {
 		summary_prompt_mode: "Local", summary_prompt_template: "", summary_prompt_version_locked: 0, summary_template_version_at_attach: 0,
 		autonaming_of_conversation_title: 0, context_strategy: "FIFO", history_limit: 20,
 		summary_ratio: 0.7, max_turns: 10, max_context_chars: 20000, max_agent_depth: 2, agent_knowledge: [], max_knowledge_tokens: 4000, agent_mcp_server: [],
+		stt_model: "", tts_model: "", tts_voice: "", image_model: "",
 	};
 }
 
@@ -85,6 +90,9 @@ export function validateAgent(draft: AgentDraft, modelProvider: (model: string) 
 	if (!(draft.max_context_chars >= 0)) errors.max_context_chars = "This can't be negative.";
 	if (!(draft.max_agent_depth >= 0)) errors.max_agent_depth = "This can't be negative.";
 	if (draft.context_strategy === "Summarize" && draft.summary_model && !modelProvider(draft.summary_model)) errors.summary_model = "This model isn't available. Pick another, or leave it empty to use the agent's model.";
+	for (const key of ["stt_model", "tts_model", "image_model"] as const)
+		if (draft[key] && !modelProvider(draft[key])) errors[key] = "This model isn't available. Pick another, or leave it empty for the provider's usual one.";
+	if (draft.tts_voice.length > 140) errors.tts_voice = "Keep the voice's name under 140 characters.";
 	if (draft.prompt_mode === "Template" && !draft.prompt_template) errors.prompt_template = "Pick a prompt from the library, or write the instructions here.";
 	if (draft.context_strategy === "Summarize" && draft.summary_prompt_mode === "Template" && !draft.summary_prompt_template)
 		errors.summary_prompt_template = "Pick summary instructions from the library, or write them here.";

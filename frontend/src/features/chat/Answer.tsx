@@ -9,6 +9,8 @@ import { renderMarkdown } from "../../lib/markdown";
 import { chatApi } from "./api";
 import { DecisionCard, useChoice } from "./DecisionCard";
 import { InterruptedCard } from "./InterruptedCard";
+import { Media } from "./Media";
+import { mediaOf } from "./media";
 import { formatCost, pretty, toolLabel, type AnswerItem, type Approval, type ToolStep } from "./state";
 
 function ToolStepView({ step }: { step: ToolStep }) {
@@ -136,6 +138,7 @@ export function Answer({ answer, onRetry, linkRun }: AnswerProps) {
 	return (
 		<article className="grid max-w-full grid-cols-1 gap-2" aria-label="Agent answer" data-testid="answer" data-status={answer.status}>
 			{answer.tools.length ? <div className="grid grid-cols-1 gap-1">{answer.tools.map((step) => <ToolStepView key={step.id} step={step} />)}</div> : null}
+			<Media files={answer.tools.flatMap((step) => mediaOf(step.result, step.arguments))} />
 			{answer.approvals.map((approval) => (
 				<ApprovalCard key={approval.id} run={answer.run} approval={approval} />
 			))}

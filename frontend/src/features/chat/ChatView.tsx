@@ -155,7 +155,7 @@ export function ChatView({ agent, allowFiles, conversation, onConversation }: Ch
 				) : null}
 				<div ref={logEnd} />
 			</div>
-			<Composer agent={agent} allowFiles={allowFiles} busy={busy} stopping={busy && stopping !== null && stopping === live?.answer.run} onSend={(text, files) => void send(text, files.map((f) => ({ file: f.name, file_name: f.file_name, file_url: f.file_url })))} onStop={() => void stop()} />
+			<Composer agent={agent} allowFiles={allowFiles} allowVoice busy={busy} stopping={busy && stopping !== null && stopping === live?.answer.run} onSend={(text, files) => void send(text, files.map((f) => ({ file: f.name, file_name: f.file_name, file_url: f.file_url })))} onStop={() => void stop()} />
 		</div>
 	);
 }

@@ -2,6 +2,8 @@ import { Loader2, Paperclip, Send, Square, X } from "lucide-react";
 import { useRef, useState, type KeyboardEvent } from "react";
 import { Button } from "../../components/ui/button";
 import { uploadFile, type UploadedFile } from "../../lib/api";
+import type { Transcript } from "./api";
+import { canRecord, useVoiceNote, VoiceButton, VoiceStatus } from "./VoiceButton";
 
 // What the server can read (huf/ai/engine/attachments.py).
 const ACCEPT = "image/png,image/jpeg,image/gif,image/webp,.pdf,.docx,.xlsx,.pptx,.txt,.md,.markdown,.csv,.tsv,.json,.xml,.html,.htm,.log,.yaml,.yml";
@@ -14,20 +16,32 @@ type ComposerProps = {
 	onStop: () => void;
 	agent: string;
 	allowFiles?: boolean;
+	/** Offer Speak (a voice note written down into the message box) where the browser can record. */
+	allowVoice?: boolean;
 	upload?: (file: File) => Promise<UploadedFile>;
+	transcribe?: (fileUrl: string, language: string, agent: string) => Promise<Transcript>;
 };
 
 /** Enter sends, Shift+Enter starts a new line. While an answer is being written, Stop replaces Send. */
-export function Composer({ busy, stopping = false, onSend, onStop, agent, allowFiles = false, upload = uploadFile }: ComposerProps) {
+export function Composer({ busy, stopping = false, onSend, onStop, agent, allowFiles = false, allowVoice = false, upload = uploadFile, transcribe }: ComposerProps) {
 	const [text, setText] = useState("");
 	const [files, setFiles] = useState<UploadedFile[]>([]);
 	const [uploading, setUploading] = useState(0);
 	const [fileError, setFileError] = useState<string | null>(null);
 	const picker = useRef<HTMLInputElement>(null);
+	const box = useRef<HTMLTextAreaElement>(null);
+	// What was heard goes after what is typed, and the box takes focus to check it before sending.
+	const onText = (heard: string) => {
+		setText((current) => (current.trim() ? `${current.trimEnd()} ${heard}` : heard));
+		box.current?.focus();
+	};
+	const voice = useVoiceNote({ agent, onText, upload, ...(transcribe ? { transcribe } : {}) });
+	const listening = voice.step !== "idle";
+	const voiced = allowVoice && canRecord();
 
 	const send = () => {
 		const message = text.trim();
-		if (!message || busy || uploading) return;
+		if (!message || busy || uploading || listening) return;
 		onSend(message, files);
 		setText("");
 		setFiles([]);
@@ -109,10 +123,12 @@ export function Composer({ busy, stopping = false, onSend, onStop, agent, allowF
 						</Button>
 					</>
 				) : null}
+				{voiced ? <VoiceButton voice={voice} /> : null}
 				<label htmlFor="chat-composer" className="sr-only">
 					Message to {agent}
 				</label>
 				<textarea
+					ref={box}
 					id="chat-composer"
 					rows={2}
 					value={text}
@@ -128,15 +144,18 @@ export function Composer({ busy, stopping = false, onSend, onStop, agent, allowF
 						{stopping ? "Stopping…" : "Stop"}
 					</Button>
 				) : (
-					<Button type="submit" disabled={!text.trim() || uploading > 0}>
+					<Button type="submit" disabled={!text.trim() || uploading > 0 || listening}>
 						<Send className="h-4 w-4" aria-hidden />
 						Send
 					</Button>
 				)}
 			</div>
-			<p id="chat-composer-hint" className="hidden text-xs text-slate-500 md:block">
-				Enter sends · Shift+Enter starts a new line
-			</p>
+			<div className="flex flex-wrap items-center gap-x-3 gap-y-1">
+				{voiced ? <VoiceStatus voice={voice} /> : null}
+				<p id="chat-composer-hint" className="hidden text-xs text-slate-500 md:block">
+					Enter sends · Shift+Enter starts a new line
+				</p>
+			</div>
 		</form>
 	);
 }

@@ -36,6 +36,15 @@ describe("RunPage", () => {
 		expect(screen.getByRole("link", { name: "Ship orders" }).getAttribute("href")).toBe("/flows/runs/FR-7");
 	});
 
+	it("shows the image a tool made, with a Download link, above its input and result", async () => {
+		const result = JSON.stringify(JSON.stringify({ success: true, files: [{ file_url: "/private/files/cat.png", file_name: "cat.png", kind: "image", content_type: "image/png" }] }));
+		const step = { kind: "tool", at: "2026-12-07 10:00:00", tool: "generate_image", status: "Success", duration_ms: 900, arguments: JSON.stringify({ prompt: "A cat" }), result, error: null };
+		detail = { run: agentRun, timeline: [step], children: [], needs_attention: [] };
+		show();
+		expect((await screen.findByRole("img", { name: "A cat" })).getAttribute("src")).toBe("/private/files/cat.png");
+		expect(screen.getByRole("link", { name: "Download cat.png" }).getAttribute("download")).toBe("cat.png");
+	});
+
 	it("says nothing of flows for a run that is not part of one", async () => {
 		detail = { run: { ...agentRun, flow_run: null, flow_id: null, flow_name: null }, timeline: [], children: [], needs_attention: [] };
 		show();

@@ -6,6 +6,8 @@ import { ErrorNote, Loading, StatusBadge } from "../../components/ui/status";
 import { call } from "../../lib/api";
 import { renderMarkdown } from "../../lib/markdown";
 import { InterruptedCard } from "../chat/InterruptedCard";
+import { Media } from "../chat/Media";
+import { mediaOf } from "../chat/media";
 import { attentionFrom, formatCost, type StoredApproval } from "../chat/state";
 import { ACTIVE, formatDuration, useRunUpdates } from "./api";
 import { type Plan, PlanSection } from "./PlanSection";
@@ -67,6 +69,7 @@ function TimelineStep({ step, index }: { step: Step; index: number }) {
 				<span className="ml-auto text-xs tabular-nums text-slate-500">{step.duration_ms == null ? "—" : formatDuration(step.duration_ms / 1000)}</span>
 			</div>
 			{step.kind === "model" && step.content ? <p className="line-clamp-3 text-sm text-slate-700">{step.content}</p> : null}
+			{step.kind === "tool" ? <Media files={mediaOf(step.result, step.arguments ?? "")} /> : null}
 			{step.kind === "tool" ? (
 				<details className="text-sm">
 					<summary className="cursor-pointer text-slate-600">Input and result</summary>

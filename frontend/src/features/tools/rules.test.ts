@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { emptyTool, toolEffectHint, toolFieldOfServerError, toolFromDoc, toolToDoc, validateTool, type ToolDraft } from "./rules";
+import { emptyTool, kindLabel, toolEffectHint, toolFieldOfServerError, toolFromDoc, toolToDoc, validateTool, type ToolDraft } from "./rules";
 
 const tool = (changes: Partial<ToolDraft> = {}): ToolDraft => ({ ...emptyTool(), tool_name: "get_order", description: "Reads an order.", reference_doctype: "Sales Order", ...changes });
 
@@ -52,6 +52,7 @@ describe("tool rules", () => {
 	it("says what Decide for me does for each kind, as the server decides it", () => {
 		expect(toolEffectHint("Get List", "Automatic")).toMatch(/only reads/);
 		expect(toolEffectHint("Get Report Result", "Automatic")).toMatch(/only reads/);
+		expect(toolEffectHint("Speech to Text", "Automatic")).toMatch(/only reads/); // REPEATABLE on the server (effects.py)
 		expect(toolEffectHint("Delete Document", "Automatic")).toMatch(/undone and the tool runs again/);
 		expect(toolEffectHint("Attach File to Document", "Automatic")).toMatch(/undone and the tool runs again/);
 		for (const types of ["POST", "Custom Function", "App Provided", "Run Agent"]) expect(toolEffectHint(types, "Automatic")).toMatch(/asks you whether to retry, skip or stop/);
@@ -66,5 +67,15 @@ describe("tool rules", () => {
 		expect(toolFieldOfServerError("Address Not Allowed", "ValidationError")).toBe("base_url");
 		expect(toolFieldOfServerError("", "DuplicateEntryError")).toBe("tool_name");
 		expect(toolFieldOfServerError("Something else", "")).toBeNull();
+	});
+});
+
+describe("Speech to Text tools", () => {
+	it("are offered as a kind of their own, saved without a record type", () => {
+		expect(kindLabel("Speech to Text")).toBe("Transcribe a recording");
+		const saved = toolToDoc({ ...emptyTool(), tool_name: "listen", types: "Speech to Text", description: "Transcribe a voice note", reference_doctype: "ToDo" });
+		expect(saved.types).toBe("Speech to Text");
+		expect(saved.reference_doctype).toBe("");
+		expect(validateTool({ ...emptyTool(), tool_name: "listen", types: "Speech to Text", description: "Transcribe a voice note" })).toEqual({});
 	});
 });

@@ -35,6 +35,7 @@ export const TOOL_KINDS: { group: string; kinds: { value: string; label: string 
 			{ value: "GET", label: "Call a web address (GET)" },
 			{ value: "POST", label: "Send to a web address (POST)" },
 			{ value: "Run Agent", label: "Ask another agent" },
+			{ value: "Speech to Text", label: "Transcribe a recording" },
 			{ value: "Custom Function", label: "Run a function from an app" },
 			{ value: "App Provided", label: "Provided by an app" },
 		],
@@ -65,7 +66,7 @@ const ASKS_AGAIN = "Huf asks you whether to retry, skip or stop.";
 const REPEATS = "Huf runs it again. Choose this only when doing it twice does no harm.";
 
 /** What "Decide for me" does for each kind, as the server decides it (huf/ai/tools/effects.py). */
-const READS = new Set(["Get Document", "Get Multiple Documents", "Get List", "Get Value", "Get Report Result", "GET"]);
+const READS = new Set(["Get Document", "Get Multiple Documents", "Get List", "Get Value", "Get Report Result", "GET", "Speech to Text"]);
 function automaticEffect(types: string): string {
 	if (READS.has(types)) return "It only reads, so Huf runs it again.";
 	if (takesRecordType(types)) return "Changes to your records are undone and the tool runs again.";
