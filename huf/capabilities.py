@@ -37,6 +37,7 @@ CAPABILITIES: dict[str, str] = {
 	"prompt.write": "Write and change prompts in the prompt library.",
 	"table.read": "See data tables and their rows (each table still says who may read its rows).",
 	"table.write": "Create, change and delete data tables and import rows into them.",
+	"integration.write": "Set up integrations (email, chat webhooks, site notifications) that agents send messages through, and send test messages.",
 	"settings.write": "Decide who has which Huf role, make custom roles and manage content that apps ship.",
 }
 
@@ -65,6 +66,7 @@ DOCTYPE_RIGHTS: dict[str, dict[str, str]] = {
 	"prompt.write": {p: RW for p in ("Agent Prompt", "Agent Prompt Category", "Agent Summary Prompt", "Agent Summary Prompt Category")},
 	"table.read": {"Huf Data Table": R},
 	"table.write": {"Huf Data Table": RW},
+	"integration.write": {"Integration Service": R, "Integration Settings": RW},
 	"settings.write": {"Huf Role": RW, "Huf User Role": RW, "Huf Seed Record": R},
 }
 

@@ -1,7 +1,7 @@
 """Install, migrate and uninstall hooks (wired in hooks.py).
 
-After install and after every migrate, ``ensure_setup`` makes sure the built-in Huf Roles (and everyone's default Huf roles), the tool categories
-and the tools that apps declare with ``huf_tools`` exist. It only adds what is missing, so it is
+After install and after every migrate, ``ensure_setup`` makes sure the built-in Huf Roles (and everyone's default Huf roles), the tool categories,
+the built-in Integration Services (huf/ai/integrations/catalog.py) and the tools that apps declare with ``huf_tools`` exist. It only adds what is missing, so it is
 safe to run any number of times, and it never changes what an admin edited (roles, categories).
 Then every installed app's ``huf/`` folder is seeded (huf/ai/seeding.py): idempotent too, and an
 edited record is never overwritten; seeding never makes install or migrate fail.
@@ -58,6 +58,9 @@ def ensure_setup() -> None:
 	ensure_builtin_roles()
 	ensure_default_huf_roles()
 	ensure_tool_types()
+	from huf.ai.integrations.catalog import ensure_services
+
+	ensure_services()
 	from huf.ai.seeding import seed_quietly
 	from huf.ai.tools.registry import sync_app_tools
 

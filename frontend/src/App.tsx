@@ -29,6 +29,7 @@ const NewPromptPage = lazy(() => import("./features/prompts/NewPromptPage"));
 const TablesPage = lazy(() => import("./features/tables/TablesPage"));
 const TablePage = lazy(() => import("./features/tables/TablePage"));
 const SettingsPage = lazy(() => import("./features/settings/SettingsPage"));
+const IntegrationsPage = lazy(() => import("./features/integrations/IntegrationsPage"));
 
 function Allowed({ when, children }: { when: boolean; children: ReactNode }) {
 	if (!when) return <ErrorNote error="You don't have access to this part of Huf. Ask an administrator if you need it." />;
@@ -84,6 +85,7 @@ export function App() {
 				<Route path="prompts/:kind/:name" element={<Allowed when={can["prompt.read"]}><PromptPage /></Allowed>} />
 				<Route path="tables" element={<Allowed when={can["table.read"]}><TablesPage /></Allowed>} />
 				<Route path="tables/:name" element={<Allowed when={can["table.read"]}><TablePage /></Allowed>} />
+				<Route path="integrations" element={<Allowed when={can["integration.write"]}><IntegrationsPage /></Allowed>} />
 				<Route path="settings/:part?" element={<Allowed when={can["settings.write"]}><SettingsPage /></Allowed>} />
 				<Route path="*" element={<ErrorNote error="There is no page at this address." />} />
 			</Route>

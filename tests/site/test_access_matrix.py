@@ -141,6 +141,7 @@ def world(site, llm_server, web, mcp_servers):
 	flow, flow_run = matrix_flow(people)
 	voice_note = matrix_voice_note(people["alice"])
 	table = matrix_table()
+	integration = matrix_integration()
 	prompt = matrix_prompt(people)
 	from huf.ai import seeding
 
@@ -153,7 +154,7 @@ def world(site, llm_server, web, mcp_servers):
 		people=people, held=held, agent=agent, run=result["run"], conversation=result["conversation"], reply=reply,
 		source="Matrix Source", trigger=trigger.name, headers=headers, http_get=http_tools[0], http_post=http_tools[1],
 		mcp=mcp_servers[0], mcp_oauth=mcp_servers[1], flow=flow, flow_run=flow_run, prompt=prompt, seed_record=seed_record,
-		table=table, table_fields=json.dumps(MATRIX_TABLE_FIELDS), voice_note=voice_note,
+		table=table, table_fields=json.dumps(MATRIX_TABLE_FIELDS), voice_note=voice_note, integration=integration,
 	)
 
 
@@ -191,6 +192,15 @@ def matrix_table() -> str:
 	tables.import_csv("Matrix Table", "title\na row anyone may read\n")
 	frappe.db.commit()
 	return "Matrix Table"
+
+
+def matrix_integration() -> str:
+	"""Webhook settings without a URL (nothing can be posted) and one recipient."""
+	if frappe.db.exists("Integration Settings", "Matrix Chat"):
+		frappe.delete_doc("Integration Settings", "Matrix Chat", force=True)
+	frappe.get_doc({"doctype": "Integration Settings", "title": "Matrix Chat", "service": "webhook", "recipients": [{"recipient_name": "General"}]}).insert()
+	frappe.db.commit()
+	return "Matrix Chat"
 
 
 def matrix_prompt(people: dict) -> str:
@@ -324,6 +334,12 @@ def cases(w) -> list[Case]:
 		# voice: a voice note is read only by its uploader; a voice sample is for who edits the agent
 		Case("huf.ai.speech_to_text.transcribe_audio", {"audio_file_url": w.voice_note, "language": "en", "agent": w.agent}, mine),
 		Case("huf.ai.sdk_tools.preview_voice", {"agent": w.agent, "text": "Hi"}),
+		# integrations: set up and tried by integration.write; an unknown recipient is past the check (417)
+		Case("huf.ai.integrations.api.list_integrations", {}, None, GET),
+		Case("huf.ai.integrations.api.get_integration_settings", {"name": w.integration}, None, GET),
+		Case("huf.ai.integrations.api.save_integration_settings", {"settings": {"name": w.integration, "credentials": {}}}),  # no change
+		Case("huf.ai.integrations.api.delete_integration_settings", {"name": "No Such Matrix Integration"}),  # a quiet 200
+		Case("huf.ai.integrations.api.send_test_message", {"settings": w.integration, "recipient": "Nobody"}, through=F({417})),
 		# people and roles: what gets through is refused further on (no change is made)
 		Case("huf.ai.people.list_huf_roles", {}, None, GET),
 		Case("huf.ai.people.list_people", {"search": "matrix-"}, None, GET),

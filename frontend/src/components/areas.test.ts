@@ -4,7 +4,7 @@ import { areasFor, changesAnything } from "./areas";
 
 const ALL: Capability[] = [
 	"agent.read", "agent.run", "agent.write", "run.read", "run.read.all", "tool.read", "tool.write", "tool.mcp.write", "provider.write",
-	"knowledge.read", "knowledge.write", "flow.read", "flow.run", "flow.write", "trigger.write", "prompt.read", "prompt.write", "table.read", "table.write", "settings.write",
+	"knowledge.read", "knowledge.write", "flow.read", "flow.run", "flow.write", "trigger.write", "prompt.read", "prompt.write", "table.read", "table.write", "integration.write", "settings.write",
 ];  // prettier-ignore
 
 const holding = (...held: Capability[]) => Object.fromEntries(ALL.map((name) => [name, held.includes(name)])) as Capabilities;
@@ -19,13 +19,14 @@ describe("the areas a person sees", () => {
 
 	it("shows everything, Settings included, to someone with every permission", () => {
 		const admin = holding(...ALL);
-		expect(labels(admin)).toEqual(["Chat", "Agents", "Tools", "Flows", "Waiting for me", "Prompts", "Knowledge", "Tables", "Providers", "Runs", "Settings"]);
+		expect(labels(admin)).toEqual(["Chat", "Agents", "Tools", "Flows", "Waiting for me", "Prompts", "Knowledge", "Tables", "Providers", "Runs", "Integrations", "Settings"]);
 		expect(changesAnything(admin)).toBe(true);
 	});
 
 	it("follows each capability on its own: prompts alone, or providers alone", () => {
 		expect(labels(holding("prompt.read"))).toEqual(["Prompts"]);
 		expect(labels(holding("provider.write"))).toEqual(["Providers"]);
+		expect(labels(holding("integration.write"))).toEqual(["Integrations"]);
 		expect(changesAnything(holding("provider.write"))).toBe(true);
 	});
 });

@@ -1,6 +1,6 @@
 // The web app's areas, each shown to those holding the capability it needs. App.tsx guards the
 // same addresses; the server checks every call again.
-import { BookOpen, Bot, FileText, History, Inbox, MessageSquare, Plug, Settings, Table2, Workflow, Wrench, type LucideIcon } from "lucide-react";
+import { BookOpen, Bot, FileText, History, Inbox, MessageSquare, Plug, Send, Settings, Table2, Workflow, Wrench, type LucideIcon } from "lucide-react";
 import type { Capabilities, Capability } from "../lib/boot";
 
 type Area = { to: string; label: string; icon: LucideIcon; needs: Capability; end?: boolean; waiting?: boolean };
@@ -16,6 +16,7 @@ const AREAS: Area[] = [
 	{ to: "/tables", label: "Tables", icon: Table2, needs: "table.read" },
 	{ to: "/providers", label: "Providers", icon: Plug, needs: "provider.write" },
 	{ to: "/runs", label: "Runs", icon: History, needs: "run.read" },
+	{ to: "/integrations", label: "Integrations", icon: Send, needs: "integration.write" },
 	{ to: "/settings", label: "Settings", icon: Settings, needs: "settings.write" },
 ];
 

@@ -22,6 +22,7 @@ export type Capability =
 	| "prompt.write"
 	| "table.read"
 	| "table.write"
+	| "integration.write"
 	| "settings.write";
 export type Capabilities = Record<Capability, boolean>;
 

@@ -95,6 +95,31 @@ BUILTIN_TOOLS = [
 			{"fieldname": "model", "type": "string", "description": "A speech-to-text model to use instead of the agent's (optional)."},
 		],
 	},
+	{
+		"tool_name": "send_message",
+		"description": "Send a message through an integration an admin set up: email, a team chat webhook (Slack, Mattermost, "
+		"Rocket.Chat, Teams) or a notification on this site. Name the service (email, webhook, frappe_notification) or its "
+		"settings, and a recipient by the name the integration lists. Returns the message, queue or notification id.",
+		"function_path": "huf.ai.integrations.tools.send_message",
+		"effect": "once",  # a webhook post cannot be taken back or safely repeated: after a crash a person decides
+		"parameters": [
+			{"fieldname": "service", "type": "string", "required": 1, "description": "email, webhook, frappe_notification, or the name of an integration's settings."},
+			{"fieldname": "recipient", "type": "string", "required": 1, "description": "A recipient's name as the integration lists it, e.g. Sales team."},
+			{"fieldname": "text", "type": "string", "required": 1, "description": "The message."},
+			{"fieldname": "subject", "type": "string", "description": "A subject line (email) or heading (chat, notification)."},
+		],
+	},
+	{
+		"tool_name": "notify",
+		"description": "Put a notification in a user's notification list on this site (the bell). Pass the user's ID or email.",
+		"function_path": "huf.ai.integrations.tools.notify",
+		"effect": "database",  # a Notification Log row, committed with the round that wrote it
+		"parameters": [
+			{"fieldname": "user", "type": "string", "required": 1, "description": "The user's ID or email."},
+			{"fieldname": "text", "type": "string", "required": 1, "description": "The notification's text."},
+			{"fieldname": "subject", "type": "string", "description": "Its heading; the first line of the text when empty."},
+		],
+	},
 	*FLOW_TOOLS,
 ]
 

@@ -97,6 +97,7 @@ const AREAS: Record<string, string> = {
 	trigger: "Triggers",
 	prompt: "Prompts",
 	table: "Data tables",
+	integration: "Integrations",
 	settings: "Settings",
 };
 

@@ -1,0 +1,145 @@
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { Plus } from "lucide-react";
+import { useState } from "react";
+import { Button } from "../../components/ui/button";
+import { Dialog } from "../../components/ui/dialog";
+import { Done, Empty, ErrorNote, Loading } from "../../components/ui/status";
+import { deleteSettings, OVERVIEW, useIntegrations, type Service, type SettingsRow } from "./api";
+import { IntegrationForm } from "./IntegrationForm";
+import { serviceLabel } from "./rules";
+import { TestDialog } from "./TestDialog";
+
+type Editing = { service: Service; name: string | null } | null;
+
+/** Where agents can send messages: each service's settings, recipients and a test message. */
+export default function IntegrationsPage() {
+	const overview = useIntegrations();
+	const [editing, setEditing] = useState<Editing>(null);
+	const [testing, setTesting] = useState<string | null>(null);
+	const [deleting, setDeleting] = useState<string | null>(null);
+	const [done, setDone] = useState<string | null>(null);
+	const services = overview.data?.services ?? [];
+	const serviceOf = (row: SettingsRow) => services.find((service) => service.name === row.service);
+	return (
+		<div className="mx-auto grid max-w-4xl grid-cols-1 gap-4 p-4 md:p-6">
+			<header className="grid gap-1">
+				<h1 className="text-xl font-semibold">Integrations</h1>
+				<p className="text-sm text-slate-600">
+					Where agents can send messages: email, a team chat or a notification on this site. Agents with the send_message tool send through these settings by service
+					and recipient name; keys and webhook addresses stay on the server.
+				</p>
+			</header>
+			{overview.isPending ? <Loading /> : overview.isError ? <ErrorNote error={overview.error} /> : (
+				<>
+					<section aria-labelledby="add-heading" className="grid gap-2">
+						<h2 id="add-heading" className="text-base font-semibold">Add an integration</h2>
+						<ul className="grid gap-2 sm:grid-cols-3">
+							{services.map((service) => (
+								<li key={service.name} className="grid gap-2 rounded-lg border border-slate-200 bg-white p-3">
+									<h3 className="text-sm font-semibold">{serviceLabel(service)}</h3>
+									<p className="text-xs text-slate-600">{service.description}</p>
+									<Button variant="outline" size="sm" className="justify-self-start self-end" onClick={() => setEditing({ service, name: null })}>
+										<Plus className="h-4 w-4" aria-hidden />
+										Add {serviceLabel(service).toLowerCase()}
+									</Button>
+								</li>
+							))}
+						</ul>
+					</section>
+					<Done text={done} />
+					<section aria-labelledby="configured-heading" className="grid gap-2">
+						<h2 id="configured-heading" className="text-base font-semibold">Set up</h2>
+						{overview.data.settings.length ? (
+							<Configured rows={overview.data.settings} serviceOf={serviceOf} onEdit={(row) => { const service = serviceOf(row); if (service) setEditing({ service, name: row.name }); }} onTest={setTesting} onDelete={setDeleting} />
+						) : (
+							<Empty title="No integrations yet">Add one above; agents can then send messages through it.</Empty>
+						)}
+					</section>
+				</>
+			)}
+			<Dialog
+				open={Boolean(editing)}
+				onOpenChange={(open) => (open ? undefined : setEditing(null))}
+				title={editing?.name ? `Edit ${editing.name}` : `Add ${serviceLabel(editing?.service).toLowerCase()}`}
+				{...(editing?.service.description ? { description: editing.service.description } : {})}
+			>
+				{editing ? <IntegrationForm service={editing.service} name={editing.name} onDone={(saved) => { setEditing(null); setDone(`${saved} is saved.`); }} /> : null}
+			</Dialog>
+			{testing ? <TestDialog name={testing} onClose={() => setTesting(null)} /> : null}
+			{deleting ? <DeleteDialog name={deleting} onClose={() => setDeleting(null)} onDeleted={() => { setDone(`${deleting} is deleted.`); setDeleting(null); }} /> : null}
+		</div>
+	);
+}
+
+type ConfiguredProps = { rows: SettingsRow[]; serviceOf: (row: SettingsRow) => Service | undefined; onEdit: (row: SettingsRow) => void; onTest: (name: string) => void; onDelete: (name: string) => void };
+
+function Configured({ rows, serviceOf, onEdit, onTest, onDelete }: ConfiguredProps) {
+	return (
+		<div className="overflow-x-auto rounded-lg border border-slate-200 bg-white">
+			<table className="w-full text-left text-sm">
+				<caption className="sr-only">Integrations set up on this site</caption>
+				<thead className="bg-slate-50 text-xs uppercase text-slate-500">
+					<tr>
+						<th scope="col" className="px-3 py-2">Name</th>
+						<th scope="col" className="px-3 py-2">Service</th>
+						<th scope="col" className="px-3 py-2">Recipients</th>
+						<th scope="col" className="px-3 py-2">Status</th>
+						<th scope="col" className="px-3 py-2"><span className="sr-only">Actions</span></th>
+					</tr>
+				</thead>
+				<tbody className="divide-y divide-slate-100">
+					{rows.map((row) => (
+						<tr key={row.name}>
+							<td className="px-3 py-2 font-medium [overflow-wrap:anywhere]">{row.name}</td>
+							<td className="px-3 py-2">{serviceLabel(serviceOf(row), row.service)}</td>
+							<td className="px-3 py-2">{row.recipients}</td>
+							<td className="px-3 py-2">
+								{row.is_active ? "On" : "Off"}
+								{row.is_default ? <span className="block text-xs text-slate-600">Default for its service</span> : null}
+							</td>
+							<td className="px-3 py-2">
+								<div className="flex flex-wrap justify-end gap-1">
+									<Button variant="ghost" size="sm" aria-label={`Edit ${row.name}`} disabled={!serviceOf(row)} onClick={() => onEdit(row)}>
+										Edit
+									</Button>
+									<Button variant="outline" size="sm" aria-label={`Send a test message through ${row.name}`} disabled={!row.is_active} onClick={() => onTest(row.name)}>
+										Send a test message
+									</Button>
+									<Button variant="ghost" size="sm" aria-label={`Delete ${row.name}`} onClick={() => onDelete(row.name)}>
+										Delete
+									</Button>
+								</div>
+							</td>
+						</tr>
+					))}
+				</tbody>
+			</table>
+		</div>
+	);
+}
+
+function DeleteDialog({ name, onClose, onDeleted }: { name: string; onClose: () => void; onDeleted: () => void }) {
+	const queryClient = useQueryClient();
+	const remove = useMutation({
+		mutationFn: () => deleteSettings(name),
+		onSuccess: async () => {
+			await queryClient.invalidateQueries({ queryKey: OVERVIEW });
+			onDeleted();
+		},
+	});
+	return (
+		<Dialog open onOpenChange={(open) => (open ? undefined : onClose())} title={`Delete ${name}?`} description="Agents can no longer send messages through these settings. Their keys and recipients are deleted too.">
+			<div className="grid gap-3">
+				{remove.isError ? <ErrorNote error={remove.error} /> : null}
+				<div className="flex justify-end gap-2">
+					<Button variant="outline" onClick={onClose}>
+						Cancel
+					</Button>
+					<Button variant="danger" disabled={remove.isPending} onClick={() => remove.mutate()}>
+						{remove.isPending ? "Deleting…" : "Delete"}
+					</Button>
+				</div>
+			</div>
+		</Dialog>
+	);
+}

@@ -1,0 +1,94 @@
+"""Which Integration Settings a message goes through, to whom, and with which credentials.
+
+Read without a permission check on purpose: the run's user sends through the settings an admin set
+up (as a run uses its AI Provider's key) but may not read them; credentials are decrypted here, for
+the one call, and never returned, logged or shown to the model."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import frappe
+from frappe import _
+from frappe.utils.password import get_decrypted_password
+
+from huf.ai.engine.tools import ToolError
+
+ADD_THEM = "An admin can add them on the Integrations page of Huf."
+
+
+@dataclass(frozen=True)
+class Recipient:
+	name: str
+	recipient_id: str
+	row: str | None = None  # the Integration Recipient row (its own webhook URL), None for a direct address
+
+
+def find_settings(service: str):
+	"""The active Integration Settings for ``service``: a service name (its settings marked default,
+	else the only active one) or one settings' title, case-insensitive."""
+	wanted = (service or "").strip()
+	if not wanted:
+		raise ToolError(_("Say which integration to use: {0}.").format(_known_services()))
+	rows = frappe.get_all(
+		"Integration Settings", filters={"is_active": 1}, fields=["name", "service", "is_default"], order_by="creation asc"
+	)
+	by_title = [row for row in rows if row.name.lower() == wanted.lower()]
+	if by_title:
+		return frappe.get_doc("Integration Settings", by_title[0].name)
+	of_service = [row for row in rows if row.service.lower() == wanted.lower()]
+	if not of_service:
+		if not frappe.db.exists("Integration Service", wanted):
+			raise ToolError(_("There is no integration named {0}. Use one of: {1}.").format(wanted, _known_services()))
+		raise ToolError(
+			_("The integration service {0} has no active settings, so nothing can be sent through it. {1}").format(wanted, ADD_THEM)
+		)
+	chosen = [row for row in of_service if row.is_default] or (of_service if len(of_service) == 1 else [])
+	if not chosen:
+		names = ", ".join(row.name for row in of_service)
+		raise ToolError(
+			_("The service {0} has several settings and none is the default. Pass one of these as service: {1}.").format(wanted, names)
+		)
+	return frappe.get_doc("Integration Settings", chosen[0].name)
+
+
+def _known_services() -> str:
+	rows = frappe.get_all("Integration Settings", filters={"is_active": 1}, fields=["name", "service"], order_by="name asc")
+	if not rows:
+		return _("none is set up yet. {0}").format(ADD_THEM)
+	services = sorted({row.service for row in rows})
+	return ", ".join(services + [row.name for row in rows if row.name not in services])
+
+
+def recipient(settings, wanted: str, direct=None) -> Recipient:
+	"""The recipient named ``wanted`` (case-insensitive); else ``direct(wanted)`` when the service
+	takes addresses directly (it returns the id, or None). The error lists the known names."""
+	text = (wanted or "").strip()
+	for row in settings.recipients:
+		if (row.recipient_name or "").strip().lower() == text.lower():
+			return Recipient(row.recipient_name, (row.recipient_id or "").strip(), row.name if row.webhook_url else None)
+	found = direct(text) if direct and text else None
+	if found:
+		return Recipient(text, found)
+	known = ", ".join(row.recipient_name for row in settings.recipients) or _("none yet")
+	raise ToolError(
+		_("There is no recipient named {0} in the integration {1}. Known recipients: {2}.").format(text or '""', settings.name, known)
+	)
+
+
+def credential(settings, key: str) -> str | None:
+	"""The credential ``key`` of ``settings``, decrypted for this call (None when it is not set)."""
+	for row in settings.credentials:
+		if row.key == key and row.value:
+			return get_decrypted_password("Integration Credential", row.name, "value", raise_exception=False) or None
+	return None
+
+
+def own_webhook_url(row: str | None) -> str | None:
+	if not row:
+		return None
+	return get_decrypted_password("Integration Recipient", row, "webhook_url", raise_exception=False) or None
+
+
+def missing(settings, what: str) -> ToolError:
+	return ToolError(_("The integration {0} has no {1}. {2}").format(settings.name, what, ADD_THEM))
