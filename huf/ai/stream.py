@@ -29,6 +29,7 @@ from huf.permissions import check_run_access, require
 
 KEEPALIVE_MS = 15_000
 MAX_STREAM_SECONDS = 3600
+ASSISTANT_STREAM_SECONDS = 600  # an assistant turn's model calls end well before (turns.CALL_DEADLINE each)
 STATUS_OF = {
 	frappe.PermissionError: 403,
 	frappe.DoesNotExistError: 404,
@@ -58,7 +59,7 @@ class StreamRenderer(BaseRenderer):
 				if not signed_in:
 					raise frappe.PermissionError(_("Sign in to follow the assistant."))
 				turn = turns.checked_turn_id(parts[1])  # the log is named by the session's user: only theirs
-				return sse(turns.log_name(turn), request.headers.get("Last-Event-ID") or "0-0")
+				return sse(turns.log_name(turn), request.headers.get("Last-Event-ID") or "0-0", ASSISTANT_STREAM_SECONDS)
 			if len(parts) == 2 and parts[0] == "run":
 				if signed_in:
 					require("run.read")  # then the run must be the caller's (or they see every run)
@@ -98,7 +99,7 @@ def try_out_page() -> Response:
 	return Response(status=302, headers={"Location": location, "Cache-Control": "no-store"})
 
 
-def sse(run: str, after: str) -> Response:
+def sse(run: str, after: str, longest: float = MAX_STREAM_SECONDS) -> Response:
 	key = event_log.log_key(run)
 
 	def events():
@@ -115,7 +116,7 @@ def sse(run: str, after: str) -> Response:
 				yield frame(entry_id, name, data)
 				if name == "status" and data.get("status") in event_log.FINAL_STATUSES:
 					return
-			if time.monotonic() - started >= MAX_STREAM_SECONDS:
+			if time.monotonic() - started >= longest:
 				return
 			batch = event_log.read(key, cursor, KEEPALIVE_MS)
 			if not batch:

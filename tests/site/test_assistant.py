@@ -10,6 +10,7 @@ import json
 
 import frappe
 import pytest
+import requests
 
 from huf.ai import event_log
 from huf.ai.assistant import api, turns
@@ -141,3 +142,29 @@ def test_an_agent_draft_chooses_from_the_sites_models_and_the_persons_tools(setu
 		answer = api.draft_agent("An agent that makes to-dos")
 	assert answer["status"] == "ok" and answer["result"]["tools"] == [ALLOWED] and answer["result"]["model"] == "scripted-model"
 	assert f"The tool '{REFUSED}' does not exist or you may not use it" in llm.chat_requests[1]["body"]["messages"][-1]["content"]
+
+
+def test_progress_streams_through_the_chats_stream_to_its_person_only(setup, web):
+	llm = setup
+	llm.script(text(use_tool(ALLOWED)))
+	headers = web.token_headers(MANAGER)
+	answer = requests.post(
+		f"{web.base}/api/method/huf.ai.assistant.api.propose_flow",
+		json={"flow": FLOW, "request": "make a to-do", "turn": "turn-streamed-1"},
+		headers=headers,
+		timeout=60,
+	)
+	assert answer.status_code == 200 and answer.json()["message"]["status"] == "ok", answer.text
+	with requests.get(f"{web.base}/huf/stream/assistant/turn-streamed-1", headers=headers, stream=True, timeout=30) as stream:
+		body = stream.text
+	events = [line.removeprefix("event: ") for line in body.splitlines() if line.startswith("event: ")]
+	assert events == ["progress", "progress", "progress", "status"] and '"label": "Drafting"' in body
+	try:
+		with requests.get(
+			f"{web.base}/huf/stream/assistant/turn-streamed-1", headers=web.token_headers(USER), stream=True, timeout=(10, 2)
+		) as other:
+			seen = next(other.iter_content(chunk_size=None), b"")
+	except requests.exceptions.ReadTimeout:
+		seen = b""
+	assert b"progress" not in seen  # their session names another log, which is empty
+	assert requests.get(f"{web.base}/huf/stream/assistant/bad", headers=headers, timeout=30).status_code == 417
