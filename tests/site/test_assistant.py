@@ -106,7 +106,7 @@ def test_a_person_without_flow_edit_rights_gets_explain_but_not_propose(setup):
 		llm.script(text(json.dumps({"what_went_wrong": "The to-do had no description.", "what_to_change": "Fill description.", "step": "ghost"})),
 			text(json.dumps({"what_went_wrong": "The to-do had no description.", "what_to_change": "Fill description.", "step": "hook"})))  # fmt: skip
 		answer = api.explain_flow_run(run.name)
-	assert answer["status"] == "ok" and answer["result"]["step"] == "hook" and answer["attempts"] == 2
+	assert answer["status"] == "ok" and answer["result"]["step"] == "hook" and answer["result"]["step_label"] == "New lead" and answer["attempts"] == 2
 	assert "Description is required" in llm.chat_requests[0]["body"]["messages"][1]["content"]
 	assert "The step 'ghost' is not one of this run's steps: hook." in llm.chat_requests[1]["body"]["messages"][-1]["content"]
 

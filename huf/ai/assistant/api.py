@@ -87,7 +87,8 @@ def draft_agent(description: str, agent: str | None = None, turn: str | None = N
 	)
 
 
-def _explain(record: dict, steps: set[str], turn: str | None) -> dict:
+def _explain(record: dict, steps: dict[str, str], turn: str | None) -> dict:
+	"""``steps``: each step's id and the name the person knows it by."""
 	def check(answer: str) -> proposal.Checked:
 		found, unreadable = proposal.read_json(answer)
 		if found is None:
@@ -97,7 +98,8 @@ def _explain(record: dict, steps: set[str], turn: str | None) -> dict:
 			problems.append(
 				f"The step {found.get('step')!r} is not one of this run's steps: {', '.join(sorted(steps)) or 'none'}."
 			)
-		return proposal.Checked(problems, found, {key: found.get(key) for key in ("what_went_wrong", "what_to_change", "step")})
+		result = {key: found.get(key) for key in ("what_went_wrong", "what_to_change", "step")}
+		return proposal.Checked(problems, found, {**result, "step_label": steps.get(found.get("step") or "")})
 
 	return turns.run(turn, prompts.explain_messages(record), [], check)
 
@@ -131,7 +133,7 @@ def explain_flow_run(flow_run: str, turn: str | None = None) -> dict:
 		"trigger": _cut(doc.trigger_payload),
 		"steps": steps,
 	}
-	return _explain(record, {row.node_id for row in doc.steps}, turn)
+	return _explain(record, {row.node_id: row.node_label or row.node_id for row in doc.steps}, turn)
 
 
 @frappe.whitelist(methods=["POST"])
@@ -166,4 +168,4 @@ def explain_run(run: str, turn: str | None = None) -> dict:
 		"error_kind": row.error_kind,
 		"steps": steps,
 	}
-	return _explain(record, {call.call_id for call in calls if call.call_id}, turn)
+	return _explain(record, {call.call_id: f"the call to {call.tool}" for call in calls if call.call_id}, turn)

@@ -135,7 +135,7 @@ function FlowView({ flow }: { flow: Flow }) {
 			{/* The builder fills the screen once scrolled to: the page's navigation and this page's header stay above it. */}
 			<div hidden={asList} className="h-[calc(100dvh-1.5rem)] min-h-[26rem] min-w-0 md:h-[calc(100dvh-2rem)]">
 				<SampleContext.Provider value={sample}>
-					<Builder definition={flow.definition} readOnly={!writer} refused={refused} saving={save.isPending} onSave={saveGraph} onDirty={setGraphDirty} onDraft={setDraft} />
+					<Builder definition={flow.definition} readOnly={!writer} refused={refused} saving={save.isPending} onSave={saveGraph} onDirty={setGraphDirty} onDraft={setDraft} flowId={flow.flow_id} />
 				</SampleContext.Provider>
 			</div>
 			{testRun ? <TestRun name={testRun} onClose={() => setTestRun(null)} /> : null}
