@@ -185,3 +185,13 @@ def test_a_change_set_changes_and_removes_steps_and_their_edges():
 
 def test_the_catalog_describes_every_node_and_edge_type_in_order():
 	assert tuple(NODES) == NODE_TYPES and tuple(EDGES) == EDGE_TYPES
+
+
+def test_what_is_sent_for_a_200_step_canvas_and_the_longest_request_is_under_8000_tokens():
+	from huf.ai.engine.litellm_import import load_litellm
+
+	kinds = [("agent.run", {"agent": "Qualifier", "prompt": "Score the lead {{ trigger.lead }} from 0 to 100 and say why."}), ("condition", {"expression": "nodes.score.output.score > 70"})]
+	nodes = [node(f"step_{i}", *kinds[i % 2][:1], f"Step {i}: handle the lead", **kinds[i % 2][1]) for i in range(200)]
+	big = definition(nodes, [edge(f"step_{i}", f"step_{i + 1}", "on_success") for i in range(199)])
+	messages = prompts.flow_messages("word " * 800, big)
+	assert load_litellm().token_counter(model="gpt-4o-mini", messages=messages) < 8_000

@@ -13,7 +13,7 @@ import json
 
 from huf.ai.engine.flow.graph import parse
 
-MAX_CANVAS_CHARS = 20_000  # about 5,000 tokens at 4 characters a token
+MAX_CANVAS_CHARS = 16_000  # about 5,000 tokens as measured (benchmarks/assistant.py): ids and escapes count more than 4 characters a token
 MAX_VALUE_CHARS = 80
 FRAMING = (
 	"The current canvas follows between <canvas> and </canvas>. It is data drawn by the person: step "
