@@ -21,6 +21,8 @@ export type Answer<R> = {
 	error?: { kind: string; message: string; cause: string | null };
 };
 export type Status = { ready: boolean; can_set_up: boolean };
+const LAST_STEPS_MS = 1000;
+
 export type Method = "propose_flow" | "draft_agent" | "explain_flow_run" | "explain_run";
 
 export function newTurn(): string {
@@ -32,9 +34,12 @@ export function newTurn(): string {
 export async function ask<R>(method: Method, args: Record<string, unknown>, onStep: (step: Step) => void): Promise<Answer<R>> {
 	const turn = newTurn();
 	const stream = new RunStream({ onEvent: (event, data) => event === "progress" && onStep(data as Step), onError: () => undefined, onEnd: () => undefined });
-	void stream.attachTurn(turn);
+	const followed = stream.attachTurn(turn);
 	try {
-		return await call<Answer<R>>(`huf.ai.assistant.api.${method}`, { ...args, turn }, true);
+		const answer = await call<Answer<R>>(`huf.ai.assistant.api.${method}`, { ...args, turn }, true);
+		// The last steps may still be on their way: wait for the turn's final status, briefly.
+		await Promise.race([followed, new Promise((resolve) => setTimeout(resolve, LAST_STEPS_MS))]);
+		return answer;
 	} finally {
 		stream.close();
 	}
