@@ -168,3 +168,28 @@ def test_progress_streams_through_the_chats_stream_to_its_person_only(setup, web
 		seen = b""
 	assert b"progress" not in seen  # their session names another log, which is empty
 	assert requests.get(f"{web.base}/huf/stream/assistant/bad", headers=headers, timeout=30).status_code == 417
+
+
+def test_explain_reads_a_failed_agent_run_of_ones_own_and_names_the_tool_call(setup):
+	llm = setup
+	agent = fixtures.agent(llm, name="Assistant Explain Agent")
+	run = frappe.get_doc(
+		{"doctype": "Agent Run", "agent": agent, "user": USER, "status": "Failed", "prompt": "Make a to-do", "error_message": "The tool failed", "error_kind": "tool"}
+	).insert(ignore_permissions=True)
+	frappe.get_doc(
+		{"doctype": "Agent Tool Call", "agent_run": run.name, "call_id": "call_7", "tool": ALLOWED, "status": "Failed", "error_message": "Description is required"}
+	).insert(ignore_permissions=True)
+	frappe.db.commit()
+	llm.script(text(json.dumps({"what_went_wrong": "The to-do had no description.", "what_to_change": "Say what to do.", "step": "call_7"})))
+	try:
+		with as_user(USER):
+			answer = api.explain_run(run.name)
+		other = make_user("assistant-other@huf.test", ["Huf User"])
+		with as_user(other), pytest.raises(frappe.PermissionError, match="belongs to someone else"):
+			api.explain_run(run.name)  # someone else's run, for a person who does not see every run
+	finally:
+		frappe.db.delete("Agent Tool Call", {"agent_run": run.name})
+		frappe.db.delete("Agent Run", {"name": run.name})
+		frappe.db.commit()
+	assert answer["status"] == "ok" and answer["result"]["step_label"] == f"the call to {ALLOWED}"
+	assert "Description is required" in llm.chat_requests[0]["body"]["messages"][1]["content"] and len(llm.chat_requests) == 1
