@@ -195,3 +195,22 @@ def test_what_is_sent_for_a_200_step_canvas_and_the_longest_request_is_under_800
 	big = definition(nodes, [edge(f"step_{i}", f"step_{i + 1}", "on_success") for i in range(199)])
 	messages = prompts.flow_messages("word " * 800, big)
 	assert load_litellm().token_counter(model="gpt-4o-mini", messages=messages) < 8_000
+
+
+def test_secrets_on_the_canvas_never_reach_the_model():
+	secret_canvas = definition(
+		[
+			node("hook", "trigger.webhook", "Hook", secret="whsec-very-secret-1"),
+			node("call", "http_request", "Call", method="GET", url="https://api.example.com", headers={"Authorization": "Bearer sk-live-2"}, api_token="tok-3"),
+		],
+		[edge("hook", "call")],
+	)
+	shown = canvas.summary(secret_canvas)
+	assert not any(secret in shown for secret in ("whsec-very-secret-1", "sk-live-2", "tok-3"))
+	assert "secret=[hidden]" in shown and 'headers={"Authorization": "[hidden]"}' in shown and "url=https://api.example.com" in shown
+	# a step changed by a model that saw its secrets hidden keeps them
+	change = {"id": "call", "config": {"headers": {"Authorization": "[hidden]", "Accept": "text/plain"}, "api_token": "[hidden]", "url": "https://api.example.com/v2"}}
+	after, _, problems = proposal.apply(secret_canvas, {"change_steps": [change]})
+	config = after["nodes"][1]["data"]["config"]
+	assert problems == [] and config["headers"] == {"Authorization": "Bearer sk-live-2", "Accept": "text/plain"}
+	assert config["api_token"] == "tok-3" and config["url"] == "https://api.example.com/v2"

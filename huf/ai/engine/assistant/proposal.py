@@ -20,6 +20,7 @@ import json
 import re
 from dataclasses import dataclass, field
 
+from huf.ai.engine.assistant.canvas import HIDDEN
 from huf.ai.engine.flow.validate import Known, validate
 
 FENCED = re.compile(r"```(?:json)?\s*(\{.*\})\s*```", re.S)
@@ -100,7 +101,7 @@ def apply(canvas: dict, proposal: dict) -> tuple[dict, dict, list[str]]:
 		if isinstance(change.get("label"), str):
 			data["label"] = change["label"]
 		if isinstance(change.get("config"), dict):
-			data["config"] = {**(data.get("config") or {}), **change["config"]}
+			data["config"] = _merged(data.get("config") or {}, change["config"])
 		changed.append(node["id"])
 	added = []
 	for step in parts["add_steps"]:
@@ -135,6 +136,19 @@ def apply(canvas: dict, proposal: dict) -> tuple[dict, dict, list[str]]:
 		edges.append({"id": edge_id, **edge})
 	definition["nodes"], definition["edges"] = nodes, edges
 	return definition, {"added": added, "changed": changed, "removed": removed}, problems
+
+
+def _merged(config: dict, change: dict) -> dict:
+	"""``config`` with ``change``'s keys; a value the model saw hidden (``canvas.HIDDEN``) and sent back
+	keeps what it was."""
+	merged = {**config}
+	for key, value in change.items():
+		if value == HIDDEN:
+			continue
+		if isinstance(value, dict) and isinstance(config.get(key), dict):
+			value = {name: config[key].get(name) if item == HIDDEN else item for name, item in value.items()}
+		merged[key] = value
+	return merged
 
 
 def check_flow(answer: str, canvas: dict, known: Known) -> Checked:
