@@ -33,7 +33,10 @@ export function Outcome({ answer }: { answer: Answer<unknown> }) {
 					{failureWords(answer)}
 				</p>
 			) : null}
-			{answer.status === "problems" ? (
+			{answer.status === "problems" && answer.result === null ? (
+				<p className="text-amber-800">The assistant did not give a usable answer in {answer.attempts} tries. Try asking in other words.</p>
+			) : null}
+			{answer.status === "problems" && answer.result !== null ? (
 				<div>
 					<p className="font-medium text-amber-800">After {answer.attempts} tries this still has problems to fix by hand:</p>
 					<ul className="list-disc pl-5 text-slate-800">

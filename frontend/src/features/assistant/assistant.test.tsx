@@ -8,6 +8,7 @@ import { AssistantPanel } from "../flows/builder/AssistantPanel";
 import { DraftPanel } from "../agents/DraftPanel";
 import type { Answer } from "./api";
 import { Explain } from "./Explain";
+import { Outcome } from "./Turn";
 import { failureWords, usageWords } from "./words";
 
 const calls: { method: string; args: Record<string, unknown> }[] = [];
@@ -165,5 +166,13 @@ describe("Explain, on a failed run", () => {
 		expect(text).toContain("Step to fix: Make a to-do · open the flow to change it");
 		expect(calls.find((call) => call.method.endsWith("explain_flow_run"))?.args).toMatchObject({ flow_run: "FR-1" });
 		expect(screen.getByTestId("assistant-usage").textContent).toBe("1,234 tokens · $0.0012 · 2.4 s");
+	});
+});
+
+describe("an answer that is never usable", () => {
+	it("says so in plain words rather than showing the checks' words for the model", () => {
+		show(<Outcome answer={answer(null, { status: "problems", attempts: 3, problems: ["Your answer is not valid JSON (x)."] })} />);
+		expect(screen.getByText("The assistant did not give a usable answer in 3 tries. Try asking in other words.")).toBeTruthy();
+		expect(screen.queryByText(/not valid JSON/)).toBeNull();
 	});
 });
