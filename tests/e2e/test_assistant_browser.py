@@ -5,6 +5,7 @@ drafted and accepted into the form; Explain on a failed flow run."""
 from __future__ import annotations
 
 import json
+import re
 
 import frappe
 import pytest
@@ -108,4 +109,5 @@ def test_explain_on_a_failed_flow_run_names_the_step_to_fix(assistant, signed_in
 	explanation = page.get_by_test_id("explanation")
 	expect(explanation).to_contain_text("The to-do had no description.")
 	expect(explanation).to_contain_text("Step to fix: New lead")
-	expect(page.get_by_role("link", name="open the flow to change it")).to_be_visible()
+	page.get_by_role("link", name="open it in the flow").click()
+	expect(page.locator('.react-flow__node[data-id="hook"]')).to_have_class(re.compile(r"\bselected\b"))

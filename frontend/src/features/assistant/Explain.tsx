@@ -14,8 +14,8 @@ export type Explained = { what_went_wrong: string; what_to_change?: string; step
 type Props = {
 	method: "explain_flow_run" | "explain_run";
 	args: Record<string, unknown>;
-	/** Where the step the explanation names can be changed, beside its name. */
-	fixAt?: ReactNode;
+	/** Where the step the explanation names (by its id) can be changed, beside its name. */
+	fixAt?: (step: string) => ReactNode;
 };
 
 export function Explain({ method, args, fixAt }: Props) {
@@ -44,7 +44,7 @@ export function Explain({ method, args, fixAt }: Props) {
 						<p>
 							<span className="font-medium">Step to fix: </span>
 							{found.step_label}
-							{fixAt ? <> · {fixAt}</> : null}
+							{fixAt && found.step ? <> · {fixAt(found.step)}</> : null}
 						</p>
 					) : null}
 				</div>

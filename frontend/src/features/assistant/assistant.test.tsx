@@ -158,12 +158,13 @@ describe("Explain, on a failed run", () => {
 		const explained = { what_went_wrong: "The to-do had no description.", what_to_change: "Give the step a description.", step: "tool_call_1", step_label: "Make a to-do" };
 		answers = { assistant_status: { ready: true, can_set_up: false }, explain_flow_run: answer(explained) };
 		const user = userEvent.setup();
-		show(<Explain method="explain_flow_run" args={{ flow_run: "FR-1" }} fixAt={<a href="/flows/leads">open the flow to change it</a>} />);
+		show(<Explain method="explain_flow_run" args={{ flow_run: "FR-1" }} fixAt={(step) => <a href={`/flows/leads?step=${step}`}>open it in the flow</a>} />);
 		await user.click(await screen.findByRole("button", { name: "Explain" }));
 		const text = (await screen.findByTestId("explanation")).textContent;
 		expect(text).toContain("The to-do had no description.");
 		expect(text).toContain("What to change: Give the step a description.");
-		expect(text).toContain("Step to fix: Make a to-do · open the flow to change it");
+		expect(text).toContain("Step to fix: Make a to-do · open it in the flow");
+		expect(screen.getByRole("link", { name: "open it in the flow" }).getAttribute("href")).toBe("/flows/leads?step=tool_call_1");
 		expect(calls.find((call) => call.method.endsWith("explain_flow_run"))?.args).toMatchObject({ flow_run: "FR-1" });
 		expect(screen.getByTestId("assistant-usage").textContent).toBe("1,234 tokens · $0.0012 · 2.4 s");
 	});

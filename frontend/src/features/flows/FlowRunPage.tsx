@@ -67,7 +67,11 @@ export function RunView({ run }: { run: RunDetail }) {
 				<Explain
 					method="explain_flow_run"
 					args={{ flow_run: run.name }}
-					fixAt={<Link className="text-blue-700 hover:underline" to={`/flows/${encodeURIComponent(run.flow_definition)}`}>open the flow to change it</Link>}
+					fixAt={(step) => (
+						<Link className="text-blue-700 hover:underline" to={`/flows/${encodeURIComponent(run.flow_definition)}?step=${encodeURIComponent(step)}`}>
+							open it in the flow
+						</Link>
+					)}
 				/>
 			) : null}
 			{notice ? <p role="status" className="rounded-md border border-slate-200 bg-slate-50 p-3 text-sm">{notice}</p> : null}

@@ -43,6 +43,8 @@ type Props = {
 	onDraft?: (definition: Definition) => void;
 	/** The flow's id, for the assistant (none: no assistant). */
 	flowId?: string;
+	/** The id of a step to select when the builder opens. */
+	focus?: string | undefined;
 };
 
 /** Drawn again only when its own inputs change, not whenever the page around it does. */
@@ -56,7 +58,7 @@ export const Builder = memo(function Builder(props: Props) {
 
 const canonical = (definition: Definition) => JSON.stringify(definition);
 
-function BuilderView({ definition, readOnly, refused, saving, onSave, onDirty, onDraft, flowId }: Props) {
+function BuilderView({ definition, readOnly, refused, saving, onSave, onDirty, onDraft, flowId, focus }: Props) {
 	const flow = useReactFlow();
 	const opened = useMemo(() => fromDefinition(definition), [definition]);
 	const { rest } = opened;
@@ -136,6 +138,10 @@ function BuilderView({ definition, readOnly, refused, saving, onSave, onDirty, o
 		showSettings();
 	};
 	const openPicker = useCallback((from: WayOut) => setPicking(from), []);
+
+	useEffect(() => {
+		if (focus && opened.nodes.some((node) => node.id === focus)) select(focus);
+	}, [focus, opened, select]);
 
 	const pick = useCallback(
 		(id: string) => {
