@@ -21,7 +21,7 @@ export type Answer<R> = {
 	error?: { kind: string; message: string; cause: string | null };
 };
 export type Status = { ready: boolean; can_set_up: boolean };
-const LAST_STEPS_MS = 1000;
+const LAST_STEPS_MS = 5000;
 
 export type Method = "propose_flow" | "draft_agent" | "explain_flow_run" | "explain_run";
 
@@ -36,12 +36,11 @@ export async function ask<R>(method: Method, args: Record<string, unknown>, onSt
 	const stream = new RunStream({ onEvent: (event, data) => event === "progress" && onStep(data as Step), onError: () => undefined, onEnd: () => undefined });
 	const followed = stream.attachTurn(turn);
 	try {
-		const answer = await call<Answer<R>>(`huf.ai.assistant.api.${method}`, { ...args, turn }, true);
-		// The last steps may still be on their way: wait for the turn's final status, briefly.
-		await Promise.race([followed, new Promise((resolve) => setTimeout(resolve, LAST_STEPS_MS))]);
-		return answer;
+		return await call<Answer<R>>(`huf.ai.assistant.api.${method}`, { ...args, turn }, true);
 	} finally {
-		stream.close();
+		// The last steps may still be on their way: they are heard until the turn's final status, or for a while.
+		const stop = setTimeout(() => stream.close(), LAST_STEPS_MS);
+		void followed.finally(() => clearTimeout(stop));
 	}
 }
 

@@ -8,11 +8,11 @@
 // undoable change) or discarded; while it is shown the canvas is not edited.
 import { ReactFlowProvider, useReactFlow } from "@xyflow/react";
 import { ChevronsLeft, ChevronsRight, Plus, SlidersHorizontal, Sparkles, X } from "lucide-react";
-import { memo, useCallback, useDeferredValue, useEffect, useMemo, useRef, useState, type DragEvent, type ReactNode } from "react";
+import { lazy, memo, Suspense, useCallback, useDeferredValue, useEffect, useMemo, useRef, useState, type DragEvent, type ReactNode } from "react";
+import { Loading } from "../../../components/ui/status";
 import { cn } from "../../../lib/cn";
 import type { Definition, Problems } from "../rules";
 import { kindOf, type NodeType } from "./catalog";
-import { AssistantPanel } from "./AssistantPanel";
 import { Beside } from "./Beside";
 import { checkFlow } from "./checks";
 import { useKnown } from "./choices";
@@ -30,6 +30,9 @@ import { merge } from "./Summary";
 import { Toolbar } from "./Toolbar";
 import { useEditor } from "./useEditor";
 import { useShortcuts } from "./shortcuts";
+
+// Fetched when the person first asks: opening a flow does not load the assistant.
+const AssistantPanel = lazy(() => import("./AssistantPanel").then((module) => ({ default: module.AssistantPanel })));
 
 type Props = {
 	definition: Definition;
@@ -195,27 +198,29 @@ function BuilderView({ definition, readOnly, refused, saving, onSave, onDirty, o
 								</button>
 							) : null}
 							{asking && flowId ? (
-								<AssistantPanel
-									flowId={flowId}
-									canvas={() => toDefinition({ ...(proposal?.accepted ?? graph), rest })}
-									pending={proposal ? markWords(proposal.marks) : null}
-									onProposal={(proposed) => {
-										const next = preview(graph, proposed);
-										setProposal(next);
-										return markWords(next.marks);
-									}}
-									onAccept={() => {
-										const accepted = proposal?.accepted;
-										setProposal(null);
-										if (accepted) editor.change(() => accepted);
-										setAnnounce("The assistant's proposal is on the canvas. Undo takes it back.");
-									}}
-									onDiscard={() => setProposal(null)}
-									onClose={() => {
-										setProposal(null);
-										setAsking(false);
-									}}
-								/>
+								<Suspense fallback={<Loading />}>
+									<AssistantPanel
+										flowId={flowId}
+										canvas={() => toDefinition({ ...(proposal?.accepted ?? graph), rest })}
+										pending={proposal ? markWords(proposal.marks) : null}
+										onProposal={(proposed) => {
+											const next = preview(graph, proposed);
+											setProposal(next);
+											return markWords(next.marks);
+										}}
+										onAccept={() => {
+											const accepted = proposal?.accepted;
+											setProposal(null);
+											if (accepted) editor.change(() => accepted);
+											setAnnounce("The assistant's proposal is on the canvas. Undo takes it back.");
+										}}
+										onDiscard={() => setProposal(null)}
+										onClose={() => {
+											setProposal(null);
+											setAsking(false);
+										}}
+									/>
+								</Suspense>
 							) : null}
 							<Canvas
 								nodes={shown.nodes}
