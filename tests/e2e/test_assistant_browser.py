@@ -12,6 +12,7 @@ import pytest
 from playwright.sync_api import expect
 
 from huf.ai.flow import api
+from tests.e2e.test_accessibility import AXE, RUN_AXE
 from tests.e2e.test_flows_spa import forget
 from tests.site import fixtures
 from tests.site.conftest import make_user
@@ -68,6 +69,8 @@ def test_a_request_in_the_builder_streams_its_steps_and_its_proposal_is_accepted
 	expect(panel.get_by_test_id("assistant-proposal")).to_contain_text("Shown on the canvas: 1 new step")
 	expect(page.locator('[data-testid="canvas-step"][data-mark="new"]')).to_have_count(1)
 	expect(panel.get_by_role("list", name="Earlier answers")).to_contain_text("tokens")
+	page.add_script_tag(path=str(AXE))  # the panel and the marked proposal: no serious or critical violations
+	assert page.evaluate(RUN_AXE) == []
 
 	panel.get_by_role("button", name="Accept").click()
 	expect(page.get_by_test_id("canvas-step")).to_have_count(3)
