@@ -193,3 +193,14 @@ def test_explain_reads_a_failed_agent_run_of_ones_own_and_names_the_tool_call(se
 		frappe.db.commit()
 	assert answer["status"] == "ok" and answer["result"]["step_label"] == f"the call to {ALLOWED}"
 	assert "Description is required" in llm.chat_requests[0]["body"]["messages"][1]["content"] and len(llm.chat_requests) == 1
+
+
+def test_the_tools_listed_are_those_the_person_may_see_and_use(setup):
+	from huf.ai.assistant import site_tools
+
+	viewer = make_user("assistant-viewer@huf.test", ["Huf Viewer"])  # no tool.read
+	with as_user(viewer):
+		assert site_tools.usable_tools() == []
+	with as_user(MANAGER):
+		names = {tool["name"] for tool in site_tools.usable_tools()}
+	assert ALLOWED in names and REFUSED not in names

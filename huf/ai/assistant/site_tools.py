@@ -46,6 +46,9 @@ def check(definition: dict) -> list[str]:
 
 
 def usable_tools() -> list[dict]:
+	"""The tools the person may see (tool.read) and use: none they would be refused."""
+	if not has_capability(frappe.session.user, "tool.read"):
+		return []
 	rows = frappe.get_all(
 		"Agent Tool Function",
 		fields=["name", "description", "types", "reference_doctype", "requires_approval"],
