@@ -214,3 +214,15 @@ def test_secrets_on_the_canvas_never_reach_the_model():
 	config = after["nodes"][1]["data"]["config"]
 	assert problems == [] and config["headers"] == {"Authorization": "Bearer sk-live-2", "Accept": "text/plain"}
 	assert config["api_token"] == "tok-3" and config["url"] == "https://api.example.com/v2"
+
+
+def test_a_turn_out_of_time_returns_its_best_attempt_so_far_or_says_it_ran_out(llm):
+	llm.script(text(flow_answer(prompt=None)), text(flow_answer()))
+	steps = []  # time is up once the first attempt has been checked
+	answer = run_turn(request(llm), [], lambda t: proposal.check_flow(t, CANVAS, Known()), lambda p: steps.append(p.step), should_cancel=lambda: "fixing" in steps)
+	assert answer.status == "problems" and answer.attempts == 2 and len(llm.chat_requests) == 1
+	assert answer.problems[0].startswith("Step 'agent_run_1' (Score): It has no prompt")
+
+	llm.reset()
+	answer = run_turn(request(llm), [], lambda t: proposal.check_flow(t, CANVAS, Known()), lambda _p: None, should_cancel=lambda: True)
+	assert answer.status == "failed" and "ran out of time" in answer.error.message and llm.chat_requests == []

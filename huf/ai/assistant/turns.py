@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import time
 from collections.abc import Callable, Sequence
 
 import frappe
@@ -23,7 +24,8 @@ from huf.ai.engine.tools import Tool
 
 TURN_ID = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
 CALL_TIMEOUT = 60.0  # seconds a provider may stay silent
-CALL_DEADLINE = 120.0  # seconds one model call may take in all
+CALL_DEADLINE = 60.0  # seconds one model call may take in all
+TURN_SECONDS = 90.0  # a turn runs inside a web request: past this no model call starts, the best attempt so far is the answer
 
 
 def assistant_model() -> str | None:
@@ -66,6 +68,7 @@ def run(turn: str | None, messages: list[dict], tools: Sequence[Tool], check: Ca
 	def progress(step: Progress) -> None:
 		event_log.append(log, "progress", step.to_dict())
 
-	answer = run_turn(request, tools, check, progress, cost_of=cost_function(name))
+	ends = time.monotonic() + TURN_SECONDS
+	answer = run_turn(request, tools, check, progress, cost_of=cost_function(name), should_cancel=lambda: time.monotonic() > ends)
 	event_log.append(log, "status", {"status": "Failed" if answer.status == "failed" else "Success"})
 	return {"turn": turn, **answer.to_dict()}

@@ -7,7 +7,8 @@ Its answer is checked (``check``: ``proposal.check_flow`` or ``check_agent``); o
 exact problems, at most ``MAX_ATTEMPTS`` attempts in all. When none passes, the best attempt (a
 readable one with the fewest problems) comes back with its problems. Progress is reported as it
 happens: reading (the request, then each tool the model reads the site with), drafting, checking,
-fixing. The answer carries the turn's tokens, cost, model calls and duration. A model failure (no
+fixing. The answer carries the turn's tokens, cost, model calls and duration. ``should_cancel``
+(e.g. the turn's time is up) ends it with the best attempt so far, when there is one. A model failure (no
 key, rate limit, no such model after the fallbacks) ends the turn with the error's kind, message
 and the provider's own words, never a key (``llm_errors`` scrubs them)."""
 
@@ -26,6 +27,7 @@ from huf.ai.engine.tools import Tool
 MAX_ATTEMPTS = 3
 SETTINGS = LoopSettings(max_turns=8, max_context_chars=12_000)
 WORDS = {"reading": "Reading the site", "drafting": "Drafting", "checking": "Checking", "fixing": "Fixing"}
+STOPPED = "The assistant was stopped, or ran out of time, before it had an answer. Ask for less at once, or try again."
 FEEDBACK = (
 	"Your proposal does not pass the checks. Problems:\n{problems}\n"
 	"Answer again with the whole corrected JSON object (attempt {next} of {most})."
@@ -99,8 +101,10 @@ def run_turn(
 			answer.cost + result.cost,
 			result.model or answer.model,
 		)
+		if result.status == "cancelled" and best is not None:
+			break  # out of time: the best attempt so far, with its problems
 		if result.status != "success":
-			answer.status, answer.error = "failed", result.error or ErrorEvent("cancelled", "The request was stopped.")
+			answer.status, answer.error = "failed", result.error or ErrorEvent("cancelled", STOPPED)
 			break
 		on_progress(Progress("checking", attempt))
 		checked = check(result.response)
