@@ -25,7 +25,7 @@ from huf.ai.engine.tools import Tool
 TURN_ID = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
 CALL_TIMEOUT = 60.0  # seconds a provider may stay silent
 CALL_DEADLINE = 60.0  # seconds one model call may take in all
-TURN_SECONDS = 90.0  # a turn runs inside a web request: past this no model call starts, the best attempt so far is the answer
+TURN_SECONDS = 90.0  # a turn runs inside a web request: past this it stops (a model call in flight too), the best attempt so far is the answer
 
 
 def assistant_model() -> str | None:
