@@ -1,5 +1,6 @@
 """``/huf/stream/<agent>`` (POST: queue a run and stream its events), ``/huf/stream/run/<run>``
-(GET, EventSource-compatible: attach to a run, honouring Last-Event-ID) and ``/huf/stream`` (GET,
+(GET, EventSource-compatible: attach to a run, honouring Last-Event-ID), ``/huf/stream/assistant/<turn>``
+(GET: the builder assistant's progress for one of the caller's own turns, ``assistant/turns.py``) and ``/huf/stream`` (GET,
 the old try-out page: it sends browsers to the web app's chat). Server-sent events with
 names (status, delta, snapshot, tool_call, tool_result, complete, error), ids from the run's event
 log, and a keepalive comment every 15 s. A reader attaching with no text yet gets the text so far
@@ -22,11 +23,13 @@ from frappe.website.page_renderers.base_renderer import BaseRenderer
 from werkzeug.wrappers import Response
 
 from huf.ai import event_log, runs
+from huf.ai.assistant import turns
 from huf.ai.conversations import caller_channel
 from huf.permissions import check_run_access, require
 
 KEEPALIVE_MS = 15_000
 MAX_STREAM_SECONDS = 3600
+ASSISTANT_STREAM_SECONDS = 600  # an assistant turn's model calls end well before (turns.CALL_DEADLINE each)
 STATUS_OF = {
 	frappe.PermissionError: 403,
 	frappe.DoesNotExistError: 404,
@@ -52,6 +55,11 @@ class StreamRenderer(BaseRenderer):
 			return try_out_page()
 		try:
 			signed_in = frappe.session.user != "Guest"
+			if len(parts) == 2 and parts[0] == "assistant":
+				if not signed_in:
+					raise frappe.PermissionError(_("Sign in to follow the assistant."))
+				turn = turns.checked_turn_id(parts[1])  # the log is named by the session's user: only theirs
+				return sse(turns.log_name(turn), request.headers.get("Last-Event-ID") or "0-0", ASSISTANT_STREAM_SECONDS)
 			if len(parts) == 2 and parts[0] == "run":
 				if signed_in:
 					require("run.read")  # then the run must be the caller's (or they see every run)
@@ -75,7 +83,7 @@ class StreamRenderer(BaseRenderer):
 			)
 			frappe.db.commit()  # the worker and this stream both need the run committed now
 			return sse(queued["run"], "0-0")
-		except Exception as error:  # noqa: BLE001 - every refusal is one SSE error event with its status
+		except Exception as error:
 			frappe.db.rollback()
 			frappe.clear_last_message()
 			status = next((code for kind, code in STATUS_OF.items() if isinstance(error, kind)), 500)
@@ -91,7 +99,7 @@ def try_out_page() -> Response:
 	return Response(status=302, headers={"Location": location, "Cache-Control": "no-store"})
 
 
-def sse(run: str, after: str) -> Response:
+def sse(run: str, after: str, longest: float = MAX_STREAM_SECONDS) -> Response:
 	key = event_log.log_key(run)
 
 	def events():
@@ -108,7 +116,7 @@ def sse(run: str, after: str) -> Response:
 				yield frame(entry_id, name, data)
 				if name == "status" and data.get("status") in event_log.FINAL_STATUSES:
 					return
-			if time.monotonic() - started >= MAX_STREAM_SECONDS:
+			if time.monotonic() - started >= longest:
 				return
 			batch = event_log.read(key, cursor, KEEPALIVE_MS)
 			if not batch:

@@ -310,6 +310,12 @@ def cases(w) -> list[Case]:
 		Case("huf.ai.flow.api.retry_flow_step", {"flow_run": w.flow_run}, flow_hers, through=F({409})),
 		Case("huf.ai.flow.api.skip_flow_step", {"flow_run": w.flow_run, "output": "x"}, flow_hers, through=F({409})),
 		Case("huf.ai.flow.api.end_flow_run", {"flow_run": w.flow_run}, flow_hers, through=F({409})),
+		# the builder assistant: no model is chosen here, so whoever gets past the checks gets a 417 saying how to set one up
+		Case("huf.ai.assistant.api.assistant_status", {}, None, GET),
+		Case("huf.ai.assistant.api.propose_flow", {"flow": w.flow, "request": "add a step"}, None, through=F({417})),
+		Case("huf.ai.assistant.api.draft_agent", {"description": "an agent that answers"}, None, through=F({417})),
+		Case("huf.ai.assistant.api.explain_flow_run", {"flow_run": w.flow_run}, hers, through=F({417})),
+		Case("huf.ai.assistant.api.explain_run", {"run": w.run}, hers, through=F({417})),
 		# the prompt library: a Private prompt is its owner's (and the library's keepers')
 		Case("huf.ai.prompts.list_prompts", {}, None, GET),
 		Case("huf.ai.prompts.get_prompt_version", {"prompt": w.prompt, "version": 1}, private, GET),

@@ -53,6 +53,8 @@ async function refusal(response: Response): Promise<string> {
 
 export class RunStream {
 	run: string | null = null;
+	/** What is followed: a run ("run") or one of the builder assistant's turns ("assistant"). */
+	kind: "run" | "assistant" = "run";
 	lastId = "0-0";
 	finished = false;
 	private readonly controller = new AbortController();
@@ -87,13 +89,19 @@ export class RunStream {
 		return this.follow(this.attachUrl(), this.attachInit());
 	}
 
+	/** Follows the progress of one of the caller's builder assistant turns. */
+	attachTurn(turn: string): Promise<void> {
+		this.kind = "assistant";
+		return this.attach(turn);
+	}
+
 	/** Stops listening; the run itself goes on. */
 	close(): void {
 		this.controller.abort();
 	}
 
 	private attachUrl(): string {
-		return `/huf/stream/run/${encodeURIComponent(this.run ?? "")}`;
+		return `/huf/stream/${this.kind}/${encodeURIComponent(this.run ?? "")}`;
 	}
 
 	private attachInit(): RequestInit {

@@ -36,7 +36,15 @@ PERMISSION = {
 	"Attach File to Document": "write", "Delete Document": "delete", "Delete Multiple Documents": "delete",
 	"Submit Document": "submit", "Cancel Document": "cancel",
 }  # fmt: skip
-WORDS = {"read": "read", "amend": "amend", "create": "create", "write": "change", "delete": "delete", "submit": "submit", "cancel": "cancel"}
+WORDS = {
+	"read": "read",
+	"amend": "amend",
+	"create": "create",
+	"write": "change",
+	"delete": "delete",
+	"submit": "submit",
+	"cancel": "cancel",
+}
 
 
 def problems(definition: dict, runner: str) -> list[Problem]:
@@ -52,7 +60,7 @@ def problems(definition: dict, runner: str) -> list[Problem]:
 		elif node.type == "human.approval":
 			messages += _deciders(node.config)
 		elif node.type == "tool.call":
-			messages += _tool(str(node.config.get("tool") or ""), runner)
+			messages += tool_refusals(str(node.config.get("tool") or ""), runner)
 		found += [Problem(node.id, node.label, message) for message in messages]
 	return found
 
@@ -95,17 +103,21 @@ def _someone_holds(roles: list[str]) -> bool:
 	return bool(found)
 
 
-def _tool(name: str, runner: str) -> list[str]:
+def tool_refusals(name: str, runner: str) -> list[str]:
 	"""Why ``runner`` may not use the tool ``name``; nothing when they may (or it does not exist: the
 	engine's check says so)."""
-	row = frappe.db.get_value("Agent Tool Function", name, ["types", "reference_doctype", "agent"], as_dict=True) if name else None
+	row = (
+		frappe.db.get_value("Agent Tool Function", name, ["types", "reference_doctype", "agent"], as_dict=True) if name else None
+	)
 	if not row:
 		return []
 	if row.types == "Run Agent" and row.agent:
 		from huf.permissions import can_run_agent
 
 		if not can_run_agent(frappe.get_cached_doc("Agent", row.agent), runner):
-			return [f"{runner}, who this flow runs as, may not run the agent {row.agent} that the tool {name!r} calls; choose another tool or let them run it."]
+			return [
+				f"{runner}, who this flow runs as, may not run the agent {row.agent} that the tool {name!r} calls; choose another tool or let them run it."
+			]
 		return []
 	ptype = PERMISSION.get(row.types)
 	if not ptype or not row.reference_doctype or not frappe.db.exists("DocType", row.reference_doctype):

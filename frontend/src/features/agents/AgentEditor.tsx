@@ -10,6 +10,7 @@ import { ApiError, getDoc, getList, saveDoc } from "../../lib/api";
 import { useCan } from "../../lib/me";
 import { useProviders } from "../providers/api";
 import { SetupDialog } from "../providers/SetupDialog";
+import { DraftPanel } from "./DraftPanel";
 import { KnowledgeSection } from "./KnowledgeSection";
 import { ListEditor } from "./ListEditor";
 import type { PromptKind, PromptRow } from "../prompts/api";
@@ -153,6 +154,19 @@ function Editor({ isNew, initial, providers, tools, saved, onSaved }: EditorProp
 				{!canWrite ? <p className="text-sm text-slate-600">You can look at this agent; changing agents takes a role with that permission.</p> : null}
 				{formError ? <ErrorNote error={formError} /> : null}
 				{saved && !dirty ? <p role="status" className="text-sm text-green-700">Saved.</p> : null}
+				{canWrite ? (
+					<DraftPanel
+						agent={isNew ? null : initial.agent_name}
+						now={{ instructions: draft.instructions, model: draft.model, tools: draft.agent_tool.map((row) => row.tool) }}
+						onAccept={(drafted) => {
+							if (isNew && drafted.agent_name && !draft.agent_name) set("agent_name", drafted.agent_name);
+							if (drafted.description && !draft.description) set("description", drafted.description);
+							set("instructions", drafted.instructions);
+							set("model", drafted.model);
+							set("agent_tool", drafted.tools.map((tool) => ({ tool })));
+						}}
+					/>
+				) : null}
 				<fieldset disabled={!canWrite} className="grid min-w-0 gap-4">
 					<Section title="About">
 						<Field label="Name" error={errors.agent_name} hint={isNew ? undefined : "The name can't be changed after the agent is created."}>

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Download, Play, Upload } from "lucide-react";
 import { useCallback, useMemo, useState } from "react";
-import { Link, useNavigate, useParams } from "react-router";
+import { Link, useNavigate, useParams, useSearchParams } from "react-router";
 import { Button } from "../../components/ui/button";
 import { useUnsavedGuard } from "../../components/unsaved";
 import { Field, Input } from "../../components/ui/field";
@@ -36,6 +36,7 @@ const STATUS_ACTIONS: Record<Flow["status"], { to: Flow["status"]; label: string
 const Builder = preloaded(() => import("./builder/Builder").then((module) => module.Builder));
 
 function FlowView({ flow }: { flow: Flow }) {
+	const focus = useSearchParams()[0].get("step") ?? undefined; // a step to open with, e.g. from a run's explanation
 	const me = useMe().data;
 	const writer = holds(me, "flow.write");
 	const queryClient = useQueryClient();
@@ -135,7 +136,7 @@ function FlowView({ flow }: { flow: Flow }) {
 			{/* The builder fills the screen once scrolled to: the page's navigation and this page's header stay above it. */}
 			<div hidden={asList} className="h-[calc(100dvh-1.5rem)] min-h-[26rem] min-w-0 md:h-[calc(100dvh-2rem)]">
 				<SampleContext.Provider value={sample}>
-					<Builder definition={flow.definition} readOnly={!writer} refused={refused} saving={save.isPending} onSave={saveGraph} onDirty={setGraphDirty} onDraft={setDraft} />
+					<Builder definition={flow.definition} readOnly={!writer} refused={refused} saving={save.isPending} onSave={saveGraph} onDirty={setGraphDirty} onDraft={setDraft} flowId={flow.flow_id} focus={focus} />
 				</SampleContext.Provider>
 			</div>
 			{testRun ? <TestRun name={testRun} onClose={() => setTestRun(null)} /> : null}

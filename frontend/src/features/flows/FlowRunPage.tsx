@@ -6,6 +6,7 @@ import { ErrorNote, Loading, StatusBadge } from "../../components/ui/status";
 import { useMe } from "../../lib/me";
 import { preloaded } from "../../lib/preload";
 import { resumeRun, useFlowRun, type RunDetail, type RunStep } from "./api";
+import { Explain } from "../assistant/Explain";
 import { Decision } from "./Decision";
 import { Resolve } from "./Resolve";
 import { TestMark } from "./TestMark";
@@ -61,6 +62,17 @@ export function RunView({ run }: { run: RunDetail }) {
 					<p className="font-semibold">{failed ? `It failed at the step "${stepName(failed)}" (${describeType(failed.node_type)}).` : "The run failed."}</p>
 					<p className="whitespace-pre-wrap text-sm">{failed?.error || run.last_error || "No reason was recorded."}</p>
 				</div>
+			) : null}
+			{run.status === "Failed" ? (
+				<Explain
+					method="explain_flow_run"
+					args={{ flow_run: run.name }}
+					fixAt={(step) => (
+						<Link className="text-blue-700 hover:underline" to={`/flows/${encodeURIComponent(run.flow_definition)}?step=${encodeURIComponent(step)}`}>
+							open it in the flow
+						</Link>
+					)}
+				/>
 			) : null}
 			{notice ? <p role="status" className="rounded-md border border-slate-200 bg-slate-50 p-3 text-sm">{notice}</p> : null}
 			{run.status === "Needs Attention" ? (

@@ -3,6 +3,7 @@ import { Bot, Wrench } from "lucide-react";
 import type { ReactNode } from "react";
 import { Link, useParams } from "react-router";
 import { ErrorNote, Loading, StatusBadge } from "../../components/ui/status";
+import { Explain } from "../assistant/Explain";
 import { call } from "../../lib/api";
 import { renderMarkdown } from "../../lib/markdown";
 import { InterruptedCard } from "../chat/InterruptedCard";
@@ -129,6 +130,7 @@ export default function RunPage() {
 			{run.status === "Failed" ? (
 				<ErrorNote error={`${run.error_message ?? "The run failed."}${run.error_kind && ERROR_CAUSES[String(run.error_kind)] ? ` Cause: ${ERROR_CAUSES[String(run.error_kind)]}` : ""}`} />
 			) : null}
+			{run.status === "Failed" ? <Explain method="explain_run" args={{ run: run.name }} /> : null}
 			<section className="grid grid-cols-1 gap-2">
 				<h2 className="text-base font-semibold">Question</h2>
 				<p className="whitespace-pre-wrap rounded-md border border-slate-200 bg-white p-3 text-sm">{run.prompt}</p>

@@ -3,10 +3,13 @@
 // applies on save; a refused save shows the server's own problems on their steps too. The canvas
 // takes what the page leaves it: the palette and the settings fold away (remembered in the browser);
 // below 1280 px the settings float over the canvas, and on a phone they are a sheet from the bottom.
-// A way out's "+" opens the step picker, which adds a step after it, connected.
+// A way out's "+" opens the step picker, which adds a step after it, connected. "Ask the assistant"
+// opens its panel (AssistantPanel); a proposal is shown on the canvas, marked, until accepted (one
+// undoable change) or discarded; while it is shown the canvas is not edited.
 import { ReactFlowProvider, useReactFlow } from "@xyflow/react";
-import { ChevronsLeft, ChevronsRight, Plus, SlidersHorizontal, X } from "lucide-react";
-import { memo, useCallback, useDeferredValue, useEffect, useMemo, useRef, useState, type DragEvent, type ReactNode } from "react";
+import { ChevronsLeft, ChevronsRight, Plus, SlidersHorizontal, Sparkles, X } from "lucide-react";
+import { lazy, memo, Suspense, useCallback, useDeferredValue, useEffect, useMemo, useRef, useState, type DragEvent, type ReactNode } from "react";
+import { Loading } from "../../../components/ui/status";
 import { cn } from "../../../lib/cn";
 import type { Definition, Problems } from "../rules";
 import { kindOf, type NodeType } from "./catalog";
@@ -21,11 +24,15 @@ import { AddAfterContext, LookContext } from "./look";
 import { useFirstDrawn } from "./marks";
 import { DRAG_TYPE, Palette } from "./Palette";
 import { addAfter, type WayOut } from "./place";
+import { markWords, preview, type Preview } from "./proposal";
 import { StepPicker } from "./StepPicker";
 import { merge } from "./Summary";
 import { Toolbar } from "./Toolbar";
 import { useEditor } from "./useEditor";
 import { useShortcuts } from "./shortcuts";
+
+// Fetched when the person first asks: opening a flow does not load the assistant.
+const AssistantPanel = lazy(() => import("./AssistantPanel").then((module) => ({ default: module.AssistantPanel })));
 
 type Props = {
 	definition: Definition;
@@ -37,6 +44,10 @@ type Props = {
 	onDirty: (dirty: boolean) => void;
 	/** The steps as they are on screen, saved or not (what a test run runs). */
 	onDraft?: (definition: Definition) => void;
+	/** The flow's id, for the assistant (none: no assistant). */
+	flowId?: string;
+	/** The id of a step to select when the builder opens. */
+	focus?: string | undefined;
 };
 
 /** Drawn again only when its own inputs change, not whenever the page around it does. */
@@ -50,7 +61,7 @@ export const Builder = memo(function Builder(props: Props) {
 
 const canonical = (definition: Definition) => JSON.stringify(definition);
 
-function BuilderView({ definition, readOnly, refused, saving, onSave, onDirty, onDraft }: Props) {
+function BuilderView({ definition, readOnly, refused, saving, onSave, onDirty, onDraft, flowId, focus }: Props) {
 	const flow = useReactFlow();
 	const opened = useMemo(() => fromDefinition(definition), [definition]);
 	const { rest } = opened;
@@ -81,7 +92,10 @@ function BuilderView({ definition, readOnly, refused, saving, onSave, onDirty, o
 	}, [problems]);
 	// The same counts keep the same object, so the steps on the canvas do not all draw again.
 	const counts = useMemo(() => JSON.parse(countsKey) as Record<string, number>, [countsKey]);
-	const look = useMemo(() => ({ problems: counts, overlay: null }), [counts]);
+	const [asking, setAsking] = useState(false);
+	const [proposal, setProposal] = useState<Preview | null>(null);
+	const look = useMemo(() => ({ problems: counts, overlay: null, ...(proposal ? { marks: proposal.marks } : {}) }), [counts, proposal]);
+	const shown = proposal?.graph ?? graph;
 
 	const panel = useRef<HTMLDivElement>(null);
 	const surface = useRef<HTMLDivElement>(null);
@@ -128,6 +142,10 @@ function BuilderView({ definition, readOnly, refused, saving, onSave, onDirty, o
 	};
 	const openPicker = useCallback((from: WayOut) => setPicking(from), []);
 
+	useEffect(() => {
+		if (focus && opened.nodes.some((node) => node.id === focus)) select(focus);
+	}, [focus, opened, select]);
+
 	const pick = useCallback(
 		(id: string) => {
 			select(id);
@@ -169,12 +187,47 @@ function BuilderView({ definition, readOnly, refused, saving, onSave, onDirty, o
 							</Unfold>
 						)}
 						<div ref={surface} className="relative min-w-0 flex-1">
+							{!readOnly && flowId && !asking ? (
+								<button
+									type="button"
+									onClick={() => setAsking(true)}
+									className="absolute left-1/2 top-2 z-10 flex -translate-x-1/2 items-center gap-1 rounded-md border border-slate-300 bg-white px-2 py-1 text-xs text-slate-800 shadow-sm hover:bg-slate-100 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-blue-500"
+								>
+									<Sparkles className="h-4 w-4 text-blue-600" aria-hidden />
+									Ask the assistant
+								</button>
+							) : null}
+							{asking && flowId ? (
+								<Suspense fallback={<Loading />}>
+									<AssistantPanel
+										flowId={flowId}
+										canvas={() => toDefinition({ ...(proposal?.accepted ?? graph), rest })}
+										pending={proposal ? markWords(proposal.marks) : null}
+										onProposal={(proposed) => {
+											const next = preview(graph, proposed);
+											setProposal(next);
+											return markWords(next.marks);
+										}}
+										onAccept={() => {
+											const accepted = proposal?.accepted;
+											setProposal(null);
+											if (accepted) editor.change(() => accepted);
+											setAnnounce("The assistant's proposal is on the canvas. Undo takes it back.");
+										}}
+										onDiscard={() => setProposal(null)}
+										onClose={() => {
+											setProposal(null);
+											setAsking(false);
+										}}
+									/>
+								</Suspense>
+							) : null}
 							<Canvas
-								nodes={graph.nodes}
-								edges={graph.edges}
-								readOnly={readOnly}
+								nodes={shown.nodes}
+								edges={shown.edges}
+								readOnly={readOnly || proposal !== null}
 								label="Flow canvas"
-								{...editor.handlers}
+								{...(proposal ? {} : editor.handlers)}
 								overview={drawn}
 								isValidConnection={(link) => canLink(graph, { source: link.source, target: link.target, sourceHandle: link.sourceHandle ?? null })}
 								onDrop={onDrop}

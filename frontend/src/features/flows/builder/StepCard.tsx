@@ -24,6 +24,16 @@ const STATE_STYLE = {
 	cancelled: "ring-2 ring-slate-700 ring-offset-1",
 } as const;
 
+const MARK_STYLE = {
+	new: "ring-2 ring-green-600 ring-offset-1",
+	changed: "ring-2 ring-amber-500 ring-offset-1",
+	removed: "opacity-60 ring-2 ring-red-600 ring-offset-1",
+} as const;
+
+const MARK_WORDS = { new: "New", changed: "Changed", removed: "Removed" } as const;
+
+const MARK_TEXT = { new: "bg-green-100 text-green-800", changed: "bg-amber-100 text-amber-900", removed: "bg-red-100 text-red-800" } as const;
+
 const STATE_TEXT = {
 	queued: "text-slate-600",
 	running: "text-blue-700",
@@ -45,6 +55,7 @@ function StepCardView({ id, type, data, selected }: NodeProps<StepNode>) {
 	const onRun = look.overlay !== null;
 	const state = look.overlay ? stateOf(look.overlay, id) : null;
 	const visits = look.overlay?.steps[id]?.visits ?? 0;
+	const mark = look.marks?.[id];
 	// Sizes in pixels, not in the page's text size: they must match sizes.ts exactly.
 	const box = stepBox(type, onRun);
 	const name = data.label || kind?.title || "Unnamed step";
@@ -53,11 +64,13 @@ function StepCardView({ id, type, data, selected }: NodeProps<StepNode>) {
 			data-testid="canvas-step"
 			data-step={id}
 			data-state={state ?? undefined}
+			data-mark={mark}
 			style={{ width: box.width, height: box.height }}
 			className={cn(
 				"rounded-lg border bg-white px-[12px] py-[8px] text-left shadow-sm",
 				selected ? "border-blue-600" : problems ? "border-red-400" : "border-slate-300",
 				state ? STATE_STYLE[state] : null,
+				mark ? MARK_STYLE[mark] : null,
 			)}
 		>
 			{kind?.hasInput ? <Handle type="target" position={Position.Left} style={{ top: box.height / 2 }} className="!h-[12px] !w-[12px] !bg-slate-500" /> : null}
@@ -69,6 +82,7 @@ function StepCardView({ id, type, data, selected }: NodeProps<StepNode>) {
 					<p className="truncate text-[14px] leading-[20px] font-medium text-slate-900">{name}</p>
 					<p className="truncate text-[12px] leading-[16px] text-slate-600">{kind?.title ?? `Unknown kind of step (${type})`}</p>
 				</div>
+				{mark ? <span className={cn("rounded px-[4px] text-[12px] leading-[16px] font-medium", MARK_TEXT[mark])}>{MARK_WORDS[mark]}</span> : null}
 				{problems ? (
 					<span className="flex items-center gap-[2px] text-[12px] leading-[16px] text-red-700" title={`${problems} problem${problems > 1 ? "s" : ""}`}>
 						<AlertCircle className="h-[14px] w-[14px]" aria-hidden />

@@ -1,10 +1,13 @@
 // What the canvas's steps and connections read besides their own data: the problems found in each
-// step and, when a run is shown, the run laid over the flow; and what a way out's "+" does.
+// step and, when a run is shown, the run laid over the flow, or the assistant's proposal; and what a
+// way out's "+" does.
 import { createContext } from "react";
 import type { Overlay } from "./overlay";
 import type { WayOut } from "./place";
+import type { Mark } from "./proposal";
 
-export type Look = { problems: Record<string, number>; overlay: Overlay | null };
+/** `marks`: while the assistant's proposal is shown, which steps it adds, changes or removes. */
+export type Look = { problems: Record<string, number>; overlay: Overlay | null; marks?: Record<string, Mark> };
 
 export const LookContext = createContext<Look>({ problems: {}, overlay: null });
 
