@@ -5,24 +5,14 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { ApiError } from "../../lib/api";
 import type { Overview, SettingsView } from "./api";
 import IntegrationsPage from "./IntegrationsPage";
+import { api, resetApi } from "../../test/fakeApi";
 
-const calls: { method: string; args: Record<string, unknown> }[] = [];
-let replies: Record<string, unknown> = {};
-
-vi.mock("../../lib/api", async (original) => ({
-	...(await original<typeof import("../../lib/api")>()),
-	call: vi.fn(async (method: string, args: Record<string, unknown> = {}) => {
-		calls.push({ method, args });
-		const reply = replies[method.split(".").pop() ?? ""];
-		if (reply instanceof Error) throw reply;
-		return typeof reply === "function" ? (reply as (args: Record<string, unknown>) => unknown)(args) : reply;
-	}),
-}));
+vi.mock("../../lib/api", async (original) => ({ ...(await original<typeof import("../../lib/api")>()), call: (await import("../../test/fakeApi")).fakeCall }));
+const calls = api.calls;
 
 afterEach(() => {
 	cleanup();
-	calls.length = 0;
-	replies = {};
+	resetApi();
 });
 
 const overview: Overview = {
@@ -55,7 +45,7 @@ const called = (name: string) => calls.filter((call) => call.method.endsWith(`.$
 describe("the Integrations page", () => {
 	it("lists what is set up and adds webhook settings from the service's fields", async () => {
 		const user = userEvent.setup();
-		replies = { list_integrations: overview, save_integration_settings: { ...teamChat, name: "Alerts" } };
+		api.replies = { list_integrations: overview, save_integration_settings: { ...teamChat, name: "Alerts" } };
 		show();
 		const table = await screen.findByRole("table", { name: "Integrations set up on this site" });
 		expect(within(table).getByText("Team chat")).toBeTruthy();
@@ -85,7 +75,7 @@ describe("the Integrations page", () => {
 
 	it("never shows a stored webhook URL and keeps it when the field is left empty", async () => {
 		const user = userEvent.setup();
-		replies = { list_integrations: overview, get_integration_settings: teamChat, save_integration_settings: teamChat };
+		api.replies = { list_integrations: overview, get_integration_settings: teamChat, save_integration_settings: teamChat };
 		show();
 		await user.click(await screen.findByRole("button", { name: "Edit Team chat" }));
 		const dialog = await screen.findByRole("dialog", { name: "Edit Team chat" });
@@ -104,7 +94,7 @@ describe("the Integrations page", () => {
 
 	it("sends a test message and shows the server's words when it fails", async () => {
 		const user = userEvent.setup();
-		replies = {
+		api.replies = {
 			list_integrations: overview,
 			get_integration_settings: teamChat,
 			send_test_message: new ApiError("The webhook of Team chat answered 500; the message was not posted.", 417),
@@ -114,7 +104,7 @@ describe("the Integrations page", () => {
 		const dialog = await screen.findByRole("dialog", { name: "Send a test message through Team chat" });
 		await user.click(await within(dialog).findByRole("button", { name: "Send test message" }));
 		expect(await within(dialog).findByText(/answered 500/)).toBeTruthy();
-		replies.send_test_message = { sent: true, recipient: "General", integration: "Team chat", message_id: "huf-msg-1" };
+		api.replies.send_test_message = { sent: true, recipient: "General", integration: "Team chat", message_id: "huf-msg-1" };
 		await user.click(within(dialog).getByRole("button", { name: "Send test message" }));
 		expect(await within(dialog).findByText("Sent to General.")).toBeTruthy();
 		expect(called("send_test_message")[1]?.args).toEqual({ settings: "Team chat", recipient: "General", text: "A test message from Huf: this integration works." });
@@ -122,7 +112,7 @@ describe("the Integrations page", () => {
 
 	it("deletes settings after asking", async () => {
 		const user = userEvent.setup();
-		replies = { list_integrations: overview, delete_integration_settings: null };
+		api.replies = { list_integrations: overview, delete_integration_settings: null };
 		show();
 		await user.click(await screen.findByRole("button", { name: "Delete Team chat" }));
 		const dialog = await screen.findByRole("dialog", { name: "Delete Team chat?" });

@@ -5,24 +5,14 @@ import { MemoryRouter, Route, Routes } from "react-router";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ApiError } from "../../lib/api";
 import SettingsPage from "./SettingsPage";
+import { api, resetApi } from "../../test/fakeApi";
 
-const calls: { method: string; args: Record<string, unknown> }[] = [];
-let replies: Record<string, unknown> = {};
-
-vi.mock("../../lib/api", async (original) => ({
-	...(await original<typeof import("../../lib/api")>()),
-	call: vi.fn(async (method: string, args: Record<string, unknown> = {}) => {
-		calls.push({ method, args });
-		const reply = replies[method.split(".").pop() ?? ""];
-		if (reply instanceof Error) throw reply;
-		return typeof reply === "function" ? (reply as (args: Record<string, unknown>) => unknown)(args) : reply;
-	}),
-}));
+vi.mock("../../lib/api", async (original) => ({ ...(await original<typeof import("../../lib/api")>()), call: (await import("../../test/fakeApi")).fakeCall }));
+const calls = api.calls;
 
 afterEach(() => {
 	cleanup();
-	calls.length = 0;
-	replies = {};
+	resetApi();
 });
 
 const capabilities = [
@@ -64,7 +54,7 @@ describe("People and roles", () => {
 	];
 
 	it("lists who has which role, turned-off roles as such, and links to every part of Settings", async () => {
-		replies = { list_people: people, list_huf_roles: roles };
+		api.replies = { list_people: people, list_huf_roles: roles };
 		show("/settings");
 		const ann = await screen.findByRole("list", { name: "Roles of Ann" });
 		expect(within(ann).getByText(/turned off/)).toBeTruthy();
@@ -78,7 +68,7 @@ describe("People and roles", () => {
 
 	it("gives a role and takes one away, then reads the list again", async () => {
 		const user = userEvent.setup();
-		replies = { list_people: people, list_huf_roles: roles, assign_huf_role: [], remove_huf_role: [] };
+		api.replies = { list_people: people, list_huf_roles: roles, assign_huf_role: [], remove_huf_role: [] };
 		show("/settings");
 		await user.selectOptions(await screen.findByLabelText("Role to give Bob"), "Agent builders");
 		await user.click(within(screen.getByRole("form", { name: "Give Bob a role" })).getByRole("button", { name: "Give role" }));
@@ -92,7 +82,7 @@ describe("People and roles", () => {
 
 	it("shows the server's refusal in its own words next to the person", async () => {
 		const user = userEvent.setup();
-		replies = { list_people: people, list_huf_roles: roles, remove_huf_role: new ApiError("Ann is the last Huf Admin.", 417) };
+		api.replies = { list_people: people, list_huf_roles: roles, remove_huf_role: new ApiError("Ann is the last Huf Admin.", 417) };
 		show("/settings");
 		await user.click(await screen.findByRole("button", { name: "Remove Huf Viewer from Ann" }));
 		expect((await screen.findByRole("alert")).textContent).toContain("Ann is the last Huf Admin.");
@@ -100,7 +90,7 @@ describe("People and roles", () => {
 
 	it("searches by name or email", async () => {
 		const user = userEvent.setup();
-		replies = { list_people: (args: Record<string, unknown>) => people.filter((p) => p.name.includes(String(args.search))), list_huf_roles: roles };
+		api.replies = { list_people: (args: Record<string, unknown>) => people.filter((p) => p.name.includes(String(args.search))), list_huf_roles: roles };
 		show("/settings");
 		await screen.findByText("Bob");
 		await user.type(screen.getByLabelText("Search people"), "ann");
@@ -111,7 +101,7 @@ describe("People and roles", () => {
 
 describe("Roles", () => {
 	it("shows built-in roles read-only, with what they allow in words", async () => {
-		replies = { list_huf_roles: roles };
+		api.replies = { list_huf_roles: roles };
 		show("/settings/roles");
 		const viewer = await screen.findByRole("listitem", { name: "Huf Viewer" });
 		expect(within(viewer).getByText(/See agents and how they are set up/)).toBeTruthy();
@@ -123,7 +113,7 @@ describe("Roles", () => {
 
 	it("makes a custom role from ticked permissions, after asking for a name and a tick", async () => {
 		const user = userEvent.setup();
-		replies = { list_huf_roles: roles, save_huf_role: { name: "Chat only" } };
+		api.replies = { list_huf_roles: roles, save_huf_role: { name: "Chat only" } };
 		show("/settings/roles");
 		await user.click(await screen.findByRole("button", { name: "New role" }));
 		const dialog = screen.getByRole("dialog", { name: "New role" });
@@ -140,7 +130,7 @@ describe("Roles", () => {
 
 	it("changes a custom role under its fixed name and shows a refusal from the server", async () => {
 		const user = userEvent.setup();
-		replies = { list_huf_roles: roles, save_huf_role: new ApiError("You can only grant what you have yourself; you lack settings.write.", 403) };
+		api.replies = { list_huf_roles: roles, save_huf_role: new ApiError("You can only grant what you have yourself; you lack settings.write.", 403) };
 		show("/settings/roles");
 		await user.click(await screen.findByRole("button", { name: "Change Agent builders" }));
 		const dialog = screen.getByRole("dialog", { name: "Change Agent builders" });
@@ -154,7 +144,7 @@ describe("Roles", () => {
 
 	it("deletes a custom role only after a confirmation", async () => {
 		const user = userEvent.setup();
-		replies = { list_huf_roles: roles, delete_huf_role: null };
+		api.replies = { list_huf_roles: roles, delete_huf_role: null };
 		show("/settings/roles");
 		await user.click(await screen.findByRole("button", { name: "Delete Agent builders" }));
 		const confirm = screen.getByRole("group", { name: "Delete Agent builders?" });
@@ -177,7 +167,7 @@ describe("Content from apps", () => {
 	};
 
 	it("lists what came from which app and file, marks changed records, and lists problems", async () => {
-		replies = { get_seeded_content: content };
+		api.replies = { get_seeded_content: content };
 		show("/settings/content");
 		const table = await screen.findByRole("table", { name: "Records that came from apps" });
 		expect(within(table).getByText("agents/Desk.json", { exact: false })).toBeTruthy();
@@ -189,7 +179,7 @@ describe("Content from apps", () => {
 
 	it("takes the app's version back only after a confirmation", async () => {
 		const user = userEvent.setup();
-		replies = { get_seeded_content: content, restore_app_version: { doctype: "Agent", name: "Desk", status: "As the app ships it" } };
+		api.replies = { get_seeded_content: content, restore_app_version: { doctype: "Agent", name: "Desk", status: "As the app ships it" } };
 		show("/settings/content");
 		await user.click(await screen.findByRole("button", { name: "Take the app's version back for Desk" }));
 		const dialog = screen.getByRole("dialog", { name: "Take the app's version back?" });
@@ -202,7 +192,7 @@ describe("Content from apps", () => {
 
 	it("seeds all apps on request and says what happened", async () => {
 		const user = userEvent.setup();
-		replies = { get_seeded_content: content, seed_all_apps: { created: ["Tool: x"], updated: [], unchanged: 2, kept: [], waiting: [], skipped: [], notes: [] } };
+		api.replies = { get_seeded_content: content, seed_all_apps: { created: ["Tool: x"], updated: [], unchanged: 2, kept: [], waiting: [], skipped: [], notes: [] } };
 		show("/settings/content");
 		await user.click(await screen.findByRole("button", { name: "Seed all apps now" }));
 		expect(await screen.findByText("Done: 1 added, 2 already up to date.")).toBeTruthy();
