@@ -177,7 +177,10 @@ def test_explain_reads_a_failed_agent_run_of_ones_own_and_names_the_tool_call(se
 		{"doctype": "Agent Run", "agent": agent, "user": USER, "status": "Failed", "prompt": "Make a to-do", "error_message": "The tool failed", "error_kind": "tool"}
 	).insert(ignore_permissions=True)
 	frappe.get_doc(
-		{"doctype": "Agent Tool Call", "agent_run": run.name, "call_id": "call_7", "tool": ALLOWED, "status": "Failed", "error_message": "Description is required"}
+		{
+			"doctype": "Agent Tool Call", "agent_run": run.name, "call_id": "call_7", "tool": ALLOWED, "status": "Failed",
+			"tool_result": '{"success": false, "error": "Description is required"}', "error_message": "Traceback: ValidationError in todo.py line 12",
+		}
 	).insert(ignore_permissions=True)
 	frappe.db.commit()
 	llm.script(text(json.dumps({"what_went_wrong": "The to-do had no description.", "what_to_change": "Say what to do.", "step": "call_7"})))
@@ -192,7 +195,9 @@ def test_explain_reads_a_failed_agent_run_of_ones_own_and_names_the_tool_call(se
 		frappe.db.delete("Agent Run", {"name": run.name})
 		frappe.db.commit()
 	assert answer["status"] == "ok" and answer["result"]["step_label"] == f"the call to {ALLOWED}"
-	assert "Description is required" in llm.chat_requests[0]["body"]["messages"][1]["content"] and len(llm.chat_requests) == 1
+	sent = llm.chat_requests[0]["body"]["messages"][1]["content"]
+	assert "Description is required" in sent and len(llm.chat_requests) == 1  # what the model read of the tool
+	assert "Traceback" not in sent  # a tool's failure text is for run.read.all, as on the run page
 
 
 def test_the_tools_listed_are_those_the_person_may_see_and_use(setup):

@@ -69,7 +69,7 @@ def timeline(run: dict, messages: list[dict], calls: list[dict]) -> list[dict]:
 		for m in messages
 	] + [
 		{
-			"kind": "tool", "at": get_datetime(c.creation), "tool": c.tool, "status": c.status, "turn": c.turn,
+			"kind": "tool", "at": get_datetime(c.creation), "tool": c.tool, "status": c.status, "turn": c.turn, "call_id": c.call_id,
 			"duration_ms": c.duration_ms, "arguments": c.tool_args, "result": c.tool_result, "error": c.error_message,
 		}
 		for c in calls

@@ -15,7 +15,7 @@ from huf.ai.engine.assistant import prompts, proposal
 from huf.ai.flow.access import check_flow_run
 from huf.ai.flow.definitions import parsed
 from huf.capabilities import needs
-from huf.permissions import check_run_access
+from huf.permissions import check_run_access, sees_all_runs
 
 MAX_SHOWN = 600  # characters of a step's input or output the explainer reads
 
@@ -148,6 +148,7 @@ def explain_run(run: str, turn: str | None = None) -> dict:
 		order_by="creation asc",
 		limit=50,
 	)
+	full_errors = sees_all_runs()  # as the run page: a tool's failure text is for run.read.all, the result is what the model read
 	steps = [
 		{
 			"step": call.call_id,
@@ -155,7 +156,7 @@ def explain_run(run: str, turn: str | None = None) -> dict:
 			"status": call.status,
 			"input": _cut(call.tool_args),
 			"output": _cut(call.tool_result),
-			"error": call.error_message,
+			"error": call.error_message if full_errors else None,
 		}
 		for call in calls
 	]

@@ -45,6 +45,13 @@ describe("RunPage", () => {
 		expect(screen.getByRole("link", { name: "Download cat.png" }).getAttribute("download")).toBe("cat.png");
 	});
 
+	it("gives each tool call's step an address the assistant's explanation links to", async () => {
+		const step = { kind: "tool", at: "2026-12-07 10:00:00", tool: "create_todo", status: "Failed", call_id: "call 1/x", duration_ms: 4, arguments: "{}", result: "{}", error: null };
+		detail = { run: agentRun, timeline: [step], children: [], needs_attention: [] };
+		show();
+		expect((await screen.findByTestId("timeline-step")).id).toBe("call-call_1_x");
+	});
+
 	it("says nothing of flows for a run that is not part of one", async () => {
 		detail = { run: { ...agentRun, flow_run: null, flow_id: null, flow_name: null }, timeline: [], children: [], needs_attention: [] };
 		show();

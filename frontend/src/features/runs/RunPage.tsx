@@ -15,7 +15,7 @@ import { type Plan, PlanSection } from "./PlanSection";
 
 type Step =
 	| { kind: "model"; at: string; content: string; requested_tools: boolean; duration_ms: number }
-	| { kind: "tool"; at: string; tool: string; status: string; duration_ms: number | null; arguments: string | null; result: string | null; error: string | null };
+	| { kind: "tool"; at: string; tool: string; status: string; call_id?: string | null; duration_ms: number | null; arguments: string | null; result: string | null; error: string | null };
 type Run = Record<string, string | number | null> & { status: string; agent: string };
 type Detail = {
 	run: Run;
@@ -57,11 +57,19 @@ function pretty(text: string | null): string {
 	}
 }
 
+/** The timeline item of a tool call, which Explain links to. */
+const callAnchor = (callId: string) => `call-${callId.replace(/[^A-Za-z0-9_-]/g, "_")}`;
+
 function TimelineStep({ step, index }: { step: Step; index: number }) {
 	const Icon = step.kind === "model" ? Bot : Wrench;
 	const title = step.kind === "model" ? (step.requested_tools ? "Model chose tools" : "Model answered") : `Tool: ${step.tool}`;
 	return (
-		<li className="grid grid-cols-1 gap-1 rounded-md border border-slate-200 bg-white p-3" data-testid="timeline-step">
+		<li
+			id={step.kind === "tool" && step.call_id ? callAnchor(step.call_id) : undefined}
+			tabIndex={-1}
+			className="grid grid-cols-1 gap-1 rounded-md border border-slate-200 bg-white p-3 target:ring-2 target:ring-blue-500"
+			data-testid="timeline-step"
+		>
 			<div className="flex flex-wrap items-center gap-2 text-sm">
 				<span className="text-xs text-slate-500">{index + 1}</span>
 				<Icon className="h-4 w-4 text-slate-500" aria-hidden />
@@ -130,7 +138,17 @@ export default function RunPage() {
 			{run.status === "Failed" ? (
 				<ErrorNote error={`${run.error_message ?? "The run failed."}${run.error_kind && ERROR_CAUSES[String(run.error_kind)] ? ` Cause: ${ERROR_CAUSES[String(run.error_kind)]}` : ""}`} />
 			) : null}
-			{run.status === "Failed" ? <Explain method="explain_run" args={{ run: run.name }} /> : null}
+			{run.status === "Failed" ? (
+				<Explain
+					method="explain_run"
+					args={{ run: run.name }}
+					fixAt={(step) => (
+						<a className="text-blue-700 hover:underline" href={`#${callAnchor(step)}`} onClick={() => document.getElementById(callAnchor(step))?.focus()}>
+							show it in the steps below
+						</a>
+					)}
+				/>
+			) : null}
 			<section className="grid grid-cols-1 gap-2">
 				<h2 className="text-base font-semibold">Question</h2>
 				<p className="whitespace-pre-wrap rounded-md border border-slate-200 bg-white p-3 text-sm">{run.prompt}</p>
