@@ -19,6 +19,7 @@ from frappe.utils import add_to_date, now_datetime
 from huf.ai import event_log, lifecycle, runs
 from huf.ai.agent.chat import get_chat_agents
 from huf.ai.agent.integration import get_agent_run_status
+from huf.ai.agent.run_detail import get_run_detail
 from huf.ai.assistant import agent, api, turns
 from huf.ai.engine.assistant import prompts
 from tests.site import fixtures
@@ -259,9 +260,12 @@ def test_a_turn_whose_model_fails_is_a_failed_run_with_its_kind_and_no_key_read_
 		assert "sk-test" not in (run.get(field) or "")
 	with as_user(USER):
 		assert get_agent_run_status(run.name)["error_kind"] == "auth"
+		assert get_run_detail(run.name)["run"]["agent"] == agent.AGENT
 	make_user(OTHER, ["Huf User"])
 	with as_user(OTHER), pytest.raises(frappe.PermissionError, match="belongs to someone else"):
 		get_agent_run_status(run.name)
+	with as_user(OTHER), pytest.raises(frappe.PermissionError, match="belongs to someone else"):
+		get_run_detail(run.name)  # the run's page
 	with as_user(OTHER):
 		assert not frappe.get_list("Agent Run", filters={"name": run.name})  # nor in their run lists
 	with as_user(USER):
