@@ -295,7 +295,7 @@ def sweep_stale_runs() -> None:
 	their owner's decision (``resume.interrupted``); wake conversations with unattended queued runs.
 	Runs waiting for a person (Awaiting Approval, Needs Attention) are left alone: no worker holds
 	them until a person decides. A flow's agent runs are its flow's to resume, while the flow runs.
-An assistant turn (no heartbeat: it runs in a web request) still Started after
+	An assistant turn (no heartbeat: it runs in a web request) still Started after
 ``ASSISTANT_TURN_LIMIT`` ends Failed (``resume.interrupted``), never queued."""
 	cutoff = add_to_date(now_datetime(), seconds=-lock_ttl())
 	assistant_cutoff = add_to_date(now_datetime(), seconds=-ASSISTANT_TURN_LIMIT)

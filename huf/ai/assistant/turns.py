@@ -94,6 +94,7 @@ def run(
 	except Exception:
 		frappe.db.rollback()
 		lifecycle.fail(recorded, _("The assistant stopped before it answered; ask again."), "internal")
+		event_log.append(log, "status", {"status": "Failed"})  # the turn's stream ends too
 		raise
 	ended = lifecycle.finish(recorded, spent(answer))
 	event_log.append(log, "status", {"status": "Failed" if answer.status == "failed" else "Success"})
