@@ -1,7 +1,8 @@
 """Install, migrate and uninstall hooks (wired in hooks.py).
 
 After install and after every migrate, ``ensure_setup`` makes sure the built-in Huf Roles (and everyone's default Huf roles), the tool categories,
-the built-in Integration Services (huf/ai/integrations/catalog.py) and the tools that apps declare with ``huf_tools`` exist. It only adds what is missing, so it is
+the built-in Integration Services (huf/ai/integrations/catalog.py), the tools that apps declare with ``huf_tools`` and the
+Builder Assistant agent (huf/ai/assistant/agent.py) exist. It only adds what is missing, so it is
 safe to run any number of times, and it never changes what an admin edited (roles, categories).
 Then every installed app's ``huf/`` folder is seeded (huf/ai/seeding.py): idempotent too, and an
 edited record is never overwritten; seeding never makes install or migrate fail.
@@ -66,6 +67,9 @@ def ensure_setup() -> None:
 
 	sync_app_tools()
 	seed_quietly()
+	from huf.ai.assistant.agent import ensure
+
+	ensure()  # the Builder Assistant agent, made again when an admin deleted it
 
 
 def ensure_tool_types() -> None:

@@ -7,7 +7,8 @@
     decides: Retry or Skip (Queued again) or End (Cancelled)
 
 Every kind of run goes through here: ``chat`` (a person, an API call or a stream), ``trigger``,
-``sub-agent`` (the Run Agent tool) and ``title`` (naming a conversation); flow node runs plug in
+``sub-agent`` (the Run Agent tool), ``title`` (naming a conversation) and ``assistant`` (a builder
+assistant turn, run in its web request); flow node runs plug in
 with theirs (``agent``, ``tool``, ``orchestrator``). Each change of status is one status event: in
 the run's event log (streams) and live to the run's owner. What a run costs comes from
 ``huf.ai.cost`` (the AI Model's prices); the loop sums it per model call and ``finish`` stores it.
@@ -31,8 +32,9 @@ from huf.ai import event_log, inflight
 from huf.ai.engine.loop import LoopResult
 from huf.ai.rows import column_value, commit, insert_row, update_row, update_where
 
-# run_kind (Agent Run's options): how the run started; the last three are for flow steps (huf-reference).
-KINDS = ("chat", "trigger", "sub-agent", "title", "agent", "tool", "orchestrator")
+# run_kind (Agent Run's options): how the run started; agent, tool and orchestrator are for flow steps
+# (huf-reference); assistant is a builder assistant turn (huf/ai/assistant/turns.py).
+KINDS = ("chat", "trigger", "sub-agent", "title", "agent", "tool", "orchestrator", "assistant")
 UNCOUNTED_KINDS = {"title"}  # not the agent's own runs: they leave its run count alone
 CANCEL_CHECK_EVERY = 0.25  # seconds between reads of a run's cancel flag
 # Statuses of a run that waits for a person: no worker holds it, and its conversation's later runs wait.

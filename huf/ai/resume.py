@@ -17,7 +17,9 @@ the run does next, from its committed rows alone:
   runs again), Skip (a value, or a note, is its result) or End (the run is Cancelled).
 - **failed**: after ``MAX_RESUMES`` resumes (a run that kills its worker each time must not loop),
   for runs no drainer executes (flow orchestrator and tool runs), and for a flow's agent run whose
-  flow no longer runs.
+  flow no longer runs. A builder assistant turn (run_kind ``assistant``) answered a web request that
+  is gone: it ends Failed with "The assistant stopped before it answered; ask again." (the sweep
+  leaves it alone for ``runs.ASSISTANT_TURN_LIMIT`` first: a turn has no heartbeat).
 - **skipped**: nothing to do (the run is not Started any more: someone else decided; or it is a
   sub-agent or title run, which go with the run they belong to).
 
@@ -125,6 +127,9 @@ def interrupted(run: str) -> str:
 		commit()  # let the row go
 		return "skipped"
 	current = lifecycle.of_row(row)
+	if row.run_kind == "assistant":  # a turn answers its web request, which is gone: never run again
+		lifecycle.fail(current, _(ASSISTANT_LOST), "worker_lost")
+		return "failed"
 	if (row.run_kind or "chat") not in RESUMABLE_KINDS or (row.flow_run and frappe.db.get_value("Flow Run", row.flow_run, "status") != "Running"):
 		lifecycle.fail(current, _(LOST), "worker_lost")  # nothing would read its answer any more
 		return "failed"
@@ -155,6 +160,7 @@ def interrupted(run: str) -> str:
 	return outcome
 
 
+ASSISTANT_LOST = "The assistant stopped before it answered; ask again."
 LOST = "The background worker running this stopped before it finished (it was restarted or killed)."
 CHILD_LOST = (
 	"The background worker running this stopped before it finished (it was restarted or killed). "

@@ -285,17 +285,27 @@ def heartbeat(lock, forget: bool = True):
 SWEPT_FIELDS = ["name", "agent", "user", "conversation", "run_kind", "started_at"]
 
 
+# seconds an assistant turn may be Started: it stops itself after 90 s (huf/ai/assistant/turns.py
+# TURN_SECONDS) plus at most one model call's deadline (60 s); one older lost its web worker.
+ASSISTANT_TURN_LIMIT = 300
+
+
 def sweep_stale_runs() -> None:
 	"""Started runs whose worker stopped beating go on from their last recorded step, or wait for
 	their owner's decision (``resume.interrupted``); wake conversations with unattended queued runs.
 	Runs waiting for a person (Awaiting Approval, Needs Attention) are left alone: no worker holds
-	them until a person decides. A flow's agent runs are its flow's to resume, while the flow runs."""
+	them until a person decides. A flow's agent runs are its flow's to resume, while the flow runs.
+	An assistant turn (no heartbeat: it runs in a web request) still Started after
+``ASSISTANT_TURN_LIMIT`` ends Failed (``resume.interrupted``), never queued."""
 	cutoff = add_to_date(now_datetime(), seconds=-lock_ttl())
+	assistant_cutoff = add_to_date(now_datetime(), seconds=-ASSISTANT_TURN_LIMIT)
 	for row in frappe.get_all(
 		"Agent Run",
 		filters={"status": "Started", "started_at": ["<", cutoff], "parent_run": ["is", "not set"]},
 		fields=[*SWEPT_FIELDS, "flow_run"],
 	):
+		if row.run_kind == "assistant" and row.started_at > assistant_cutoff:
+			continue  # a turn runs in its web request, with no heartbeat: still within its time
 		if key_exists(heartbeat_key(row.name)):
 			continue
 		if row.flow_run and row.run_kind == "agent" and frappe.db.get_value("Flow Run", row.flow_run, "status") == "Running":

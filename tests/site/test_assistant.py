@@ -2,7 +2,10 @@
 names only tools the person may use (one they may not is fed back as a problem, never invented), a
 person without flow edit rights gets Explain but not Propose (a 403 naming the capability), an empty
 or over-long request is refused with the limit before any model call, and a site without an
-assistant model says how to set one up."""
+assistant model says how to set one up. Every turn is an Agent Run of the caller (run_kind
+assistant, agent Builder Assistant) with its tokens and cost, Failed with the error's kind when the
+model fails, read by its person only, and ended Failed (never queued) by the sweep when its worker
+died. The Builder Assistant agent is made at migrate, again when deleted, and not offered in chat."""
 
 from __future__ import annotations
 
@@ -11,17 +14,25 @@ import json
 import frappe
 import pytest
 import requests
+from frappe.utils import add_to_date, now_datetime
 
-from huf.ai import event_log
-from huf.ai.assistant import api, turns
+from huf.ai import event_log, lifecycle, runs
+from huf.ai.agent.chat import get_chat_agents
+from huf.ai.agent.integration import get_agent_run_status
+from huf.ai.agent.run_detail import get_run_detail
+from huf.ai.assistant import agent, api, turns
+from huf.ai.engine.assistant import prompts
 from tests.site import fixtures
 from tests.site.conftest import as_user, make_user
-from tests.support.scripted_llm import text, tool_calls
+from tests.support.scripted_llm import error, text, tool_calls
 
 FLOW = "huf-test-assistant"
 MANAGER = "assistant-manager@huf.test"
 USER = "assistant-user@huf.test"
+OTHER = "assistant-other@huf.test"
 ALLOWED, REFUSED = "huf_test_assistant_todo", "huf_test_assistant_user"
+MODEL = "assistant-priced-model"  # the assistant's model, with prices of its own
+PRICES = {"use_custom_pricing": 1, "input_cost_per_1m_tokens": 1000.0, "output_cost_per_1m_tokens": 2000.0}
 CANVAS = {
 	"id": FLOW,
 	"nodes": [{"id": "hook", "type": "trigger.webhook", "data": {"label": "New lead", "config": {}}}],
@@ -50,7 +61,9 @@ def progress_of(turn: str, user: str) -> list[tuple[str, str]]:
 def setup(site, llm):
 	make_user(MANAGER, ["Huf Manager"])
 	make_user(USER, ["Huf User"])
-	model = fixtures.model(fixtures.provider(llm))
+	provider = fixtures.provider(llm)
+	fixtures.model(provider)  # the site's model an agent draft names
+	model = fixtures.model(provider, name=MODEL, **PRICES)
 	fixtures.tool(ALLOWED, "Create Document", "ToDo")
 	fixtures.tool(REFUSED, "Create Document", "User")
 	frappe.db.set_single_value("Agent Settings", "assistant_model", model)
@@ -62,6 +75,8 @@ def setup(site, llm):
 	frappe.db.commit()
 	yield llm
 	frappe.db.set_single_value("Agent Settings", "assistant_model", None)
+	frappe.db.delete("Agent Run", {"run_kind": "assistant", "user": ("in", [MANAGER, USER, OTHER])})
+	frappe.db.set_value("Agent", agent.AGENT, {"instructions": prompts.INSTRUCTIONS, "model": None, "provider": None})
 	frappe.db.delete("Flow Run", {"flow_id": FLOW})
 	frappe.delete_doc("Flow Definition", FLOW, force=True)
 	for tool in (ALLOWED, REFUSED):
@@ -187,7 +202,7 @@ def test_explain_reads_a_failed_agent_run_of_ones_own_and_names_the_tool_call(se
 	try:
 		with as_user(USER):
 			answer = api.explain_run(run.name)
-		other = make_user("assistant-other@huf.test", ["Huf User"])
+		other = make_user(OTHER, ["Huf User"])
 		with as_user(other), pytest.raises(frappe.PermissionError, match="belongs to someone else"):
 			api.explain_run(run.name)  # someone else's run, for a person who does not see every run
 	finally:
@@ -209,3 +224,115 @@ def test_the_tools_listed_are_those_the_person_may_see_and_use(setup):
 	with as_user(MANAGER):
 		names = {tool["name"] for tool in site_tools.usable_tools()}
 	assert ALLOWED in names and REFUSED not in names
+
+
+def assistant_runs(user: str) -> list[dict]:
+	return frappe.get_all(
+		"Agent Run",
+		filters={"run_kind": "assistant", "user": user},
+		fields=["*"],
+		order_by="creation asc",
+	)
+
+
+def test_a_turn_is_an_agent_run_of_the_caller_with_its_tokens_and_cost(setup):
+	llm = setup
+	llm.script(tool_calls([("c1", "list_tools", "{}")], usage=(100, 20, 0)), text(use_tool(ALLOWED), usage=(300, 40, 0)))
+	with as_user(MANAGER):
+		answer = api.propose_flow(FLOW, "When a lead comes in, make a to-do", turn="turn-recorded-1")
+		status = get_agent_run_status(answer["run"])  # the person reads their own assistant run
+	assert answer["status"] == "ok" and status["status"] == "Success"
+	[run] = assistant_runs(MANAGER)
+	assert run.name == answer["run"] and run.agent == agent.AGENT and run.status == "Success" and run.channel == "assistant"
+	assert (run.model, run.provider) == (MODEL, "Scripted") and run.model_used.endswith(MODEL)
+	assert (run.input_tokens, run.output_tokens, run.total_tokens, run.turns) == (400, 60, 460, 2)
+	assert run.total_cost == pytest.approx(400 * 1000 / 1e6 + 60 * 2000 / 1e6)  # 0.52, from the model's own prices
+	assert run.prompt == "When a lead comes in, make a to-do" and "Adds a to-do." in run.response
+	assert "added tool_call_1" in run.response and run.started_at and run.ended_at and not run.conversation
+	assert answer["usage"]["input_tokens"] == 400 and answer["cost"] == pytest.approx(run.total_cost)
+
+
+def test_a_turn_whose_model_fails_is_a_failed_run_with_its_kind_and_no_key_read_by_its_person_only(setup):
+	llm = setup
+	llm.script(error(401, {"error": {"message": "Incorrect API key provided: sk-test", "code": "invalid_api_key", "type": "invalid_request_error"}}))
+	with as_user(USER):
+		answer = api.explain_flow_run(_failed_flow_run().name)
+	assert answer["status"] == "failed" and answer["error"]["kind"] == "auth"
+	[run] = assistant_runs(USER)
+	assert run.status == "Failed" and run.error_kind == "auth" and run.error_message and run.agent == agent.AGENT
+	assert run.prompt.startswith("Explain the flow run ")
+	for field in ("error_message", "response", "prompt"):
+		assert "sk-test" not in (run.get(field) or "")
+	with as_user(USER):
+		assert get_agent_run_status(run.name)["error_kind"] == "auth"
+		assert get_run_detail(run.name)["run"]["agent"] == agent.AGENT
+	make_user(OTHER, ["Huf User"])
+	with as_user(OTHER), pytest.raises(frappe.PermissionError, match="belongs to someone else"):
+		get_agent_run_status(run.name)
+	with as_user(OTHER), pytest.raises(frappe.PermissionError, match="belongs to someone else"):
+		get_run_detail(run.name)  # the run's page
+	with as_user(OTHER):
+		assert not frappe.get_list("Agent Run", filters={"name": run.name})  # nor in their run lists
+	with as_user(USER):
+		assert frappe.get_list("Agent Run", filters={"name": run.name}, pluck="name") == [run.name]
+
+
+def _failed_flow_run():
+	run = frappe.get_doc(
+		{
+			"doctype": "Flow Run", "flow_definition": FLOW, "flow_id": FLOW, "status": "Failed", "user": USER, "last_error": "No description",
+			"steps": [{"hop": 1, "node_id": "hook", "node_label": "New lead", "node_type": "trigger.webhook", "status": "Failed", "error": "No description"}],
+		}
+	).insert(ignore_permissions=True)  # fmt: skip
+	frappe.db.commit()
+	return run
+
+
+def test_a_turn_whose_worker_died_ends_failed_at_the_sweep_and_is_never_queued(setup):
+	identity = agent.identity(MODEL)
+	lost = lifecycle.create("assistant", identity, MANAGER, "make a to-do", None, status="Started", channel="assistant")
+	going = lifecycle.create("assistant", identity, MANAGER, "make a to-do", None, status="Started", channel="assistant")
+	frappe.db.set_value("Agent Run", lost.name, "started_at", add_to_date(now_datetime(), minutes=-10), update_modified=False)
+	frappe.db.set_value("Agent Run", going.name, "started_at", add_to_date(now_datetime(), minutes=-1), update_modified=False)
+	frappe.db.commit()
+	runs.sweep_stale_runs()
+	ended = frappe.db.get_value("Agent Run", lost.name, ["status", "error_message", "error_kind", "resumed_count"], as_dict=True)
+	assert ended.status == "Failed" and ended.error_message == "The assistant stopped before it answered; ask again."
+	assert ended.error_kind == "worker_lost" and not ended.resumed_count
+	assert frappe.db.get_value("Agent Run", going.name, "status") == "Started"  # a turn still within its time
+
+
+def test_the_builder_assistant_is_an_agent_made_at_migrate_not_in_chat_whose_instructions_are_used(setup):
+	from huf.install import ensure_setup
+
+	llm = setup
+	frappe.delete_doc("Agent", agent.AGENT, force=True, ignore_permissions=True)
+	frappe.db.set_single_value("Agent Settings", "assistant_model", None)  # as on a new site: no model yet
+	frappe.db.commit()
+	ensure_setup()
+	frappe.db.commit()
+	made = frappe.get_doc("Agent", agent.AGENT)
+	assert made.allow_chat == 0 and made.instructions == prompts.INSTRUCTIONS and not made.disabled and not made.model
+	with as_user(MANAGER):
+		assert agent.AGENT not in {row["name"] for row in get_chat_agents()}
+	settings = frappe.get_doc("Agent Settings")
+	settings.assistant_model = MODEL
+	settings.max_prompt_chars = settings.max_prompt_chars or 100000  # a test before may have left it empty
+	settings.save()  # the agent's model follows Agent Settings
+	assert frappe.db.get_value("Agent", agent.AGENT, ["model", "provider"]) == (MODEL, "Scripted")
+	made.reload()
+	made.instructions = "You are ACME's builder assistant. Name steps in French."
+	made.save()  # an admin adjusts them, and the record (with the model it follows) saves
+	frappe.db.commit()
+	llm.script(text(use_tool(ALLOWED)))
+	with as_user(MANAGER):
+		assert api.propose_flow(FLOW, "make a to-do")["status"] == "ok"
+	system = llm.chat_requests[0]["body"]["messages"][0]["content"]
+	assert system.startswith("You are ACME's builder assistant. Name steps in French.") and '"add_steps"' in system
+	frappe.delete_doc("Agent", agent.AGENT, force=True, ignore_permissions=True)
+	frappe.db.commit()
+	llm.script(text(use_tool(ALLOWED)))
+	with as_user(MANAGER):
+		answer = api.propose_flow(FLOW, "make a to-do")  # deleted: the turn makes it again, with the built-in instructions
+	assert answer["status"] == "ok" and llm.chat_requests[1]["body"]["messages"][0]["content"] == prompts.FLOW
+	assert frappe.db.get_value("Agent Run", answer["run"], "agent") == agent.AGENT and frappe.db.exists("Agent", agent.AGENT)

@@ -60,7 +60,7 @@ def propose_flow(flow: str, request: str, canvas=None, turn: str | None = None) 
 			checked.problems += site_tools.refusals(checked.result)
 		return checked
 
-	return turns.run(turn, prompts.flow_messages(ask, current), site_tools.tools(), check)
+	return turns.run(turn, ask, prompts.flow_messages(ask, current, turns.instructions()), site_tools.tools(), check)
 
 
 @frappe.whitelist(methods=["POST"])
@@ -81,14 +81,15 @@ def draft_agent(description: str, agent: str | None = None, turn: str | None = N
 	model_names, tool_names = set(site_tools.models()), {tool["name"] for tool in site_tools.usable_tools()}
 	return turns.run(
 		turn,
-		prompts.agent_messages(ask, current),
+		ask,
+		prompts.agent_messages(ask, current, turns.instructions()),
 		site_tools.tools(agent_draft=True),
 		lambda answer: proposal.check_agent(answer, model_names, tool_names),
 	)
 
 
-def _explain(record: dict, steps: dict[str, str], turn: str | None) -> dict:
-	"""``steps``: each step's id and the name the person knows it by."""
+def _explain(what: str, record: dict, steps: dict[str, str], turn: str | None) -> dict:
+	"""``what``: the run in words (the turn's prompt); ``steps``: each step's id and the name the person knows it by."""
 	def check(answer: str) -> proposal.Checked:
 		found, unreadable = proposal.read_json(answer)
 		if found is None:
@@ -101,7 +102,7 @@ def _explain(record: dict, steps: dict[str, str], turn: str | None) -> dict:
 		result = {key: found.get(key) for key in ("what_went_wrong", "what_to_change", "step")}
 		return proposal.Checked(problems, found, {**result, "step_label": steps.get(found.get("step") or "")})
 
-	return turns.run(turn, prompts.explain_messages(record), [], check)
+	return turns.run(turn, what, prompts.explain_messages(record, turns.instructions()), [], check)
 
 
 def _cut(value) -> str:
@@ -133,7 +134,7 @@ def explain_flow_run(flow_run: str, turn: str | None = None) -> dict:
 		"trigger": _cut(doc.trigger_payload),
 		"steps": steps,
 	}
-	return _explain(record, {row.node_id: row.node_label or row.node_id for row in doc.steps}, turn)
+	return _explain(f"Explain the flow run {doc.name} of {doc.flow_id}.", record, {row.node_id: row.node_label or row.node_id for row in doc.steps}, turn)
 
 
 @frappe.whitelist(methods=["POST"])
@@ -169,4 +170,4 @@ def explain_run(run: str, turn: str | None = None) -> dict:
 		"error_kind": row.error_kind,
 		"steps": steps,
 	}
-	return _explain(record, {call.call_id: f"the call to {call.tool}" for call in calls if call.call_id}, turn)
+	return _explain(f"Explain the agent run {run} of {agent_run.agent}.", record, {call.call_id: f"the call to {call.tool}" for call in calls if call.call_id}, turn)

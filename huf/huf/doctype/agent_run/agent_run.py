@@ -37,7 +37,7 @@ class AgentRun(Document):
 		provider: DF.Link | None
 		response: DF.LongText | None
 		resumed_count: DF.Int
-		run_kind: DF.Literal["chat", "trigger", "sub-agent", "title", "agent", "tool", "orchestrator"]
+		run_kind: DF.Literal["chat", "trigger", "sub-agent", "title", "agent", "tool", "orchestrator", "assistant"]
 		sequence: DF.Int
 		started_at: DF.Datetime | None
 		status: DF.Literal["Queued", "Started", "Awaiting Approval", "Needs Attention", "Success", "Failed", "Cancelled"]

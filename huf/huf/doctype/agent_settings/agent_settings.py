@@ -50,6 +50,11 @@ class AgentSettings(Document):
 		self.model_call_timeout = cint(self.model_call_timeout) or int(DEFAULT_DEADLINE)
 		self.validate_flow_time_slice()
 
+	def on_update(self):
+		from huf.ai.assistant.agent import follow
+
+		follow(self.get("assistant_model") or None)  # the Builder Assistant agent shows the assistant's model
+
 	def validate_flow_time_slice(self):
 		"""0 is a real choice (a job per step), so only a value never filled in becomes the default.
 		Past MAX_FLOW_TIME_SLICE a job would near the time the queue gives one job (25 minutes)."""
