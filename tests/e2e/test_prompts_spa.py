@@ -48,7 +48,7 @@ def test_a_manager_writes_a_prompt_versions_it_compares_and_keeps_an_agent_on_a_
 	expect(form.get_by_text("Give the prompt a title.")).to_be_visible()  # checked before anything is sent
 	form.get_by_label("Title").fill("E2E greeting")
 	expect(form.get_by_label("Short name")).to_have_attribute("placeholder", "e2e-greeting")
-	form.get_by_label("Description").fill("How the test agent greets people.")
+	form.get_by_label("Description", exact=True).fill("How the test agent greets people.")
 	form.get_by_label("Prompt text").fill("Greet people in English. (v1)")
 	form.get_by_role("button", name="Save").click()
 	expect(page).to_have_url(f"{web.base}/huf/prompts/prompt/e2e-greeting")

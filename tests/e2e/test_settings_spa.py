@@ -49,8 +49,8 @@ def test_a_huf_viewer_sees_no_edit_controls_and_the_server_refuses_its_edits_any
 	page.get_by_role("link", name=AGENT).click()
 	form = page.get_by_role("form", name="Agent settings")
 	expect(form.get_by_role("heading", name=AGENT)).to_be_visible()
-	expect(form.get_by_label("Description")).to_have_value("Looked at, never changed.")
-	expect(form.get_by_label("Description")).to_be_disabled()
+	expect(form.get_by_label("Description", exact=True)).to_have_value("Looked at, never changed.")
+	expect(form.get_by_label("Description", exact=True)).to_be_disabled()
 	expect(page.get_by_role("button", name="Save")).to_have_count(0)
 	expect(page.get_by_role("region", name="Try this agent")).to_have_count(0)
 

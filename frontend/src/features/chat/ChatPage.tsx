@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Brain, Plus } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
-import { Link, NavLink, useNavigate, useParams, useSearchParams } from "react-router";
+import { Link, NavLink, useLocation, useNavigate, useParams, useSearchParams } from "react-router";
 import { Button } from "../../components/ui/button";
 import { Select } from "../../components/ui/field";
 import { Empty, ErrorNote, Loading } from "../../components/ui/status";
@@ -29,14 +29,18 @@ export function ChatPage() {
 	const memoryToggle = useRef<HTMLButtonElement>(null);
 	const conversations = useQuery({ queryKey: ["conversations", agent], queryFn: () => chatApi.conversations(agent ?? ""), enabled: Boolean(current) });
 
+	const here = useLocation().pathname;
 	useEffect(() => {
 		const names = agents.data?.map((a) => a.name) ?? [];
 		if (agent || !names.length) return;
+		// The chat stays on screen while the next page loads: a person who went elsewhere before the
+		// agents came is not taken back to one (the address bar already shows where they went).
+		if (window.location.pathname.startsWith("/huf/") && !window.location.pathname.endsWith(here)) return;
 		const asked = search.get("agent") || null;
 		const last = localStorage.getItem(LAST_AGENT);
 		const chosen = asked ?? (last && names.includes(last) ? last : names[0]);
 		if (chosen) navigate(chatPath(chosen, asked && search.get("conversation")), { replace: true });
-	}, [agent, agents.data, search, navigate]);
+	}, [agent, agents.data, search, navigate, here]);
 	useEffect(() => {
 		if (current) localStorage.setItem(LAST_AGENT, current.name);
 	}, [current]);
