@@ -28,14 +28,26 @@ def of_provider(provider: str | None, model: str, what: str) -> ModelSpec:
 	return dataclasses.replace(spec, provider="ElevenLabs") if speaks_elevenlabs(provider) else spec
 
 
-def of_ai_model(name: str, what: str, field: str) -> ModelSpec:
-	"""The AI Model ``name`` set in the agent's ``field`` (e.g. TTS Model), with its own provider's key."""
+def ai_model(name: str, field: str):
+	"""The AI Model ``name`` set in the agent's ``field`` (e.g. TTS Model): its model_name and
+	provider, or a ToolError when it is gone or disabled."""
 	row = frappe.db.get_value("AI Model", name, ["model_name", "provider", "disabled"], as_dict=True)
 	if not row:
 		raise ToolError(_("The agent's {0} is {1}, which no longer exists. Choose another on the agent.").format(field, name))
 	if row.disabled:
 		raise ToolError(_("The agent's {0} {1} is disabled. Enable it or choose another on the agent.").format(field, name))
+	return row
+
+
+def of_ai_model(name: str, what: str, field: str) -> ModelSpec:
+	"""The AI Model ``name`` set in the agent's ``field``, with its own provider's key."""
+	row = ai_model(name, field)
 	return of_provider(row.provider, row.model_name, what)
+
+
+def api_base(provider: str | None) -> str | None:
+	"""The provider's API Base (the cached provider document ``of_provider`` reads too)."""
+	return frappe.get_cached_value("AI Provider", provider, "api_base") if provider else None
 
 
 def main_provider(agent) -> str | None:

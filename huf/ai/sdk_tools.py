@@ -55,14 +55,10 @@ def _image_model(agent) -> ModelSpec:
 	if agent and agent.get("image_model"):
 		return media_models.of_ai_model(agent.image_model, _("images"), _("Image Model"))
 	provider = media_models.main_provider(agent)
-	default = media.default_model("image", provider, _api_base(provider))
+	default = media.default_model("image", provider, media_models.api_base(provider))
 	if not default:
 		raise ToolError(_("The provider {0} has no image model Huf knows. Set the agent's Image Model (Voice and images).").format(provider))
 	return media_models.of_provider(provider, default, _("images"))
-
-
-def _api_base(provider: str | None) -> str | None:
-	return frappe.db.get_value("AI Provider", provider, "api_base") if provider else None
 
 
 def handle_generate_audio(
@@ -97,7 +93,7 @@ def _resolve_tts_config(agent, model: str | None = None) -> tuple[ModelSpec, str
 		return media_models.of_provider(provider, model, _("speech")), voice
 	if agent and agent.get("tts_model"):
 		return media_models.of_ai_model(agent.tts_model, _("speech"), _("TTS Model")), voice
-	default = media.default_model("tts", "ElevenLabs" if speaks_elevenlabs(provider) else provider, _api_base(provider))
+	default = media.default_model("tts", "ElevenLabs" if speaks_elevenlabs(provider) else provider, media_models.api_base(provider))
 	if not default:
 		raise ToolError(
 			_("The provider {0} has no speech model Huf knows. Set the agent's TTS Model (Voice and images).").format(provider)

@@ -20,7 +20,7 @@ from huf.ai.engine.llm_types import ModelSpec
 from huf.ai.engine.media import MediaError
 from huf.ai.engine.tools import ToolError
 from huf.ai.speech_settings import endpoint_for
-from huf.ai.tools.files import readable_file
+from huf.ai.tools.files import FileRefused, readable_file
 from huf.capabilities import needs
 from huf.permissions import can_run_agent
 
@@ -55,25 +55,18 @@ def _transcribe(file, agent, language: str | None, model: str | None = None) -> 
 
 
 def _resolve_stt_config(agent, model: str | None = None) -> ModelSpec | Endpoint:
-	provider = media_models.main_provider(agent)
-	what = _("speech to text")
-	if model:
-		spec = media_models.of_provider(provider, model, what)
-	elif agent and agent.get("stt_model"):
-		spec = media_models.of_ai_model(agent.stt_model, what, _("Speech to Text Model"))
-		provider = frappe.db.get_value("AI Model", agent.stt_model, "provider")
-	else:
-		api_base = frappe.db.get_value("AI Provider", provider, "api_base") if provider else None
-		default = audio.default_model(provider, api_base) or ("whisper-1" if provider and endpoint_for(provider) else None)
-		if not default:
-			raise ToolError(
-				_("The provider {0} has no speech-to-text model Huf knows. Set the agent's Speech to Text Model (Voice and images).").format(provider)
-			)
-		spec = media_models.of_provider(provider, default, what)
+	provider, name = media_models.main_provider(agent), model
+	if not name and agent and agent.get("stt_model"):
+		row = media_models.ai_model(agent.stt_model, _("Speech to Text Model"))
+		provider, name = row.provider, row.model_name
 	endpoint = endpoint_for(provider) if provider else None
-	if endpoint:
-		return Endpoint(**{**endpoint.__dict__, "model": endpoint.model or spec.model})
-	return spec
+	name = name or audio.default_model(provider, media_models.api_base(provider)) or ("whisper-1" if endpoint else None)
+	if not name:
+		raise ToolError(
+			_("The provider {0} has no speech-to-text model Huf knows. Set the agent's Speech to Text Model (Voice and images).").format(provider)
+		)
+	spec = media_models.of_provider(provider, name, _("speech to text"))
+	return Endpoint(**{**endpoint.__dict__, "model": endpoint.model or spec.model}) if endpoint else spec
 
 
 @frappe.whitelist(methods=["POST"])
@@ -89,7 +82,7 @@ def transcribe_audio(audio_file_url: str, language: str = "en", agent: str | Non
 	try:
 		file = readable_file(None, audio_file_url)
 	except ToolError as error:
-		frappe.throw(str(error), frappe.PermissionError if "may not" in str(error) else frappe.DoesNotExistError)
+		frappe.throw(str(error), frappe.PermissionError if isinstance(error, FileRefused) else frappe.DoesNotExistError)
 	result = {"success": True, "text": "", "language": language or "", "audio_file_url": file.file_url}
 	try:
 		result["text"], _used = _transcribe(file, doc, language)

@@ -7,6 +7,13 @@ from frappe.utils import get_system_timezone, now_datetime
 from huf.ai.flow.tools import FLOW_TOOLS
 
 SCHEMA_FUNCTION = "huf.ai.tools.schema.get_doctype_schema"
+# transcribe_audio's, and every Speech to Text tool's (huf/ai/tools/definition.py)
+STT_PARAMETERS = [
+	{"fieldname": "file_id", "type": "string", "description": "The audio File's ID (preferred)."},
+	{"fieldname": "file_url", "type": "string", "description": "The audio file's address, e.g. /private/files/note.webm."},
+	{"fieldname": "language", "type": "string", "description": "The language spoken, as an ISO-639-1 code such as en (optional)."},
+	{"fieldname": "model", "type": "string", "description": "A speech-to-text model to use instead of the agent's (optional)."},
+]
 SCHEMA_PARAMETERS = [{"fieldname": "doctype", "type": "string", "required": 1, "description": "The DocType, e.g. Sales Order."}]
 
 
@@ -88,12 +95,7 @@ BUILTIN_TOOLS = [
 		"speech-to-text model. Pass file_id when you have it.",
 		"function_path": "huf.ai.speech_to_text.transcribe_file",
 		"effect": "repeatable",  # reads a file, asks a model
-		"parameters": [
-			{"fieldname": "file_id", "type": "string", "description": "The audio File's ID (preferred)."},
-			{"fieldname": "file_url", "type": "string", "description": "The audio file's address, e.g. /private/files/note.webm."},
-			{"fieldname": "language", "type": "string", "description": "The language spoken, as an ISO-639-1 code such as en (optional)."},
-			{"fieldname": "model", "type": "string", "description": "A speech-to-text model to use instead of the agent's (optional)."},
-		],
+		"parameters": STT_PARAMETERS,
 	},
 	{
 		"tool_name": "send_message",

@@ -7,6 +7,7 @@ from frappe import _
 
 from huf.ai.engine import http_tool
 from huf.ai.engine.schema import object_schema, schema_from_callable, schema_from_params
+from huf.ai.tools.builtin import STT_PARAMETERS
 from huf.ai.tools.custom import allowed_function
 
 NAME = {"type": "string", "description": "The document's name (ID)."}
@@ -15,12 +16,7 @@ FIELDTYPE_JSON = {
 	"Table": "array", "Table MultiSelect": "array", "JSON": "object",
 }
 SKIP_FIELDTYPES = {"Section Break", "Column Break", "Tab Break", "HTML", "Button", "Image", "Fold", "Heading"}
-STT_PROPERTIES = {
-	"file_id": {"type": "string", "description": "The audio File's ID (preferred)."},
-	"file_url": {"type": "string", "description": "The audio file's address, e.g. /private/files/note.webm."},
-	"language": {"type": "string", "description": "The language spoken, as an ISO-639-1 code such as en (optional)."},
-	"model": {"type": "string", "description": "A speech-to-text model to use instead of the agent's (optional)."},
-}
+STT_PROPERTIES = {row["fieldname"]: {"type": row["type"], "description": row["description"]} for row in STT_PARAMETERS}
 FILTERS = {
 	"description": 'Conditions, e.g. {"status": "Open"} or [["grand_total", ">", 1000]].',
 	"anyOf": [{"type": "object"}, {"type": "array"}],

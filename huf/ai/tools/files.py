@@ -8,6 +8,10 @@ from frappe import _
 from huf.ai.engine.tools import ToolError
 
 
+class FileRefused(ToolError):
+	"""The file is there, and the current user may not read it."""
+
+
 def readable_file(file_id: str | None, file_url: str | None):
 	"""The File named ``file_id`` or at ``file_url`` (/files/... or /private/files/...), when the
 	current user may read it. Several File records can share an address (one per document it is
@@ -32,4 +36,4 @@ def readable_file(file_id: str | None, file_url: str | None):
 			if file.is_folder:
 				raise ToolError(_("{0} is a folder, not a file.").format(file.file_name))
 			return file
-	raise ToolError(_("You may not read the file {0}.").format(file.file_name or file_id or file_url))
+	raise FileRefused(_("You may not read the file {0}.").format(file.file_name or file_id or file_url))
