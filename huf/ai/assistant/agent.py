@@ -26,9 +26,10 @@ def assistant_model() -> str | None:
 	return frappe.db.get_single_value("Agent Settings", "assistant_model") or None
 
 
-def ensure() -> str:
-	"""The agent's name, after making it when it is missing (with the assistant model when one is set)."""
-	model = assistant_model()
+def ensure(model: str | None = None) -> str:
+	"""The agent's name, after making it when it is missing (with the assistant model, read from Agent
+	Settings unless the caller already has it)."""
+	model = model or assistant_model()
 	if frappe.db.exists("Agent", AGENT):
 		follow(model)
 		return AGENT
@@ -73,4 +74,4 @@ def identity(model: str):
 
 
 def _provider(model: str | None) -> str | None:
-	return frappe.db.get_value("AI Model", model, "provider") if model else None
+	return frappe.get_cached_value("AI Model", model, "provider") if model else None

@@ -10,7 +10,7 @@ import json
 import frappe
 from frappe import _
 
-from huf.ai.assistant import site_tools, turns
+from huf.ai.assistant import agent as builder, site_tools, turns
 from huf.ai.engine.assistant import prompts, proposal
 from huf.ai.flow.access import check_flow_run
 from huf.ai.flow.definitions import parsed
@@ -38,7 +38,7 @@ def _request_text(text, what: str) -> str:
 @needs("agent.read")
 def assistant_status() -> dict:
 	"""Whether the assistant has a model, and whether this person could choose one."""
-	return {"ready": bool(turns.assistant_model()), "can_set_up": site_tools.may_set_up()}
+	return {"ready": bool(builder.assistant_model()), "can_set_up": site_tools.may_set_up()}
 
 
 @frappe.whitelist(methods=["POST"])
@@ -60,7 +60,7 @@ def propose_flow(flow: str, request: str, canvas=None, turn: str | None = None) 
 			checked.problems += site_tools.refusals(checked.result)
 		return checked
 
-	return turns.run(turn, ask, prompts.flow_messages(ask, current, turns.instructions()), site_tools.tools(), check)
+	return turns.run(turn, ask, prompts.flow_messages(ask, current, builder.instructions()), site_tools.tools(), check)
 
 
 @frappe.whitelist(methods=["POST"])
@@ -82,7 +82,7 @@ def draft_agent(description: str, agent: str | None = None, turn: str | None = N
 	return turns.run(
 		turn,
 		ask,
-		prompts.agent_messages(ask, current, turns.instructions()),
+		prompts.agent_messages(ask, current, builder.instructions()),
 		site_tools.tools(agent_draft=True),
 		lambda answer: proposal.check_agent(answer, model_names, tool_names),
 	)
@@ -102,7 +102,7 @@ def _explain(what: str, record: dict, steps: dict[str, str], turn: str | None) -
 		result = {key: found.get(key) for key in ("what_went_wrong", "what_to_change", "step")}
 		return proposal.Checked(problems, found, {**result, "step_label": steps.get(found.get("step") or "")})
 
-	return turns.run(turn, what, prompts.explain_messages(record, turns.instructions()), [], check)
+	return turns.run(turn, what, prompts.explain_messages(record, builder.instructions()), [], check)
 
 
 def _cut(value) -> str:

@@ -40,9 +40,6 @@ MAX_SUMMARY_CHARS = 2_000  # of the answer, kept as the run's response
 TURN_SECONDS = 90.0  # a turn runs inside a web request: past this it stops (a model call in flight too), the best attempt so far is the answer
 
 
-assistant_model = agent.assistant_model
-
-
 def log_name(turn: str, user: str | None = None) -> str:
 	"""The event log of ``turn`` for ``user``: another person's session computes another name."""
 	who = hashlib.sha256((user or frappe.session.user).encode()).hexdigest()[:16]
@@ -57,16 +54,11 @@ def checked_turn_id(turn: str | None) -> str:
 	return str(turn)
 
 
-def instructions() -> str | None:
-	"""The Builder Assistant's instructions (None: the built-in ones)."""
-	return agent.instructions()
-
-
 def run(
 	turn: str | None, prompt: str, messages: list[dict], tools: Sequence[Tool], check: Callable[[str], Checked]
 ) -> dict:
 	"""One turn: ``prompt`` is what the person asked, in words (the run's prompt)."""
-	name = assistant_model()
+	name = agent.assistant_model()
 	if not name:
 		frappe.throw(
 			_(
@@ -104,7 +96,7 @@ def run(
 def record(model: str, prompt: str) -> lifecycle.Run:
 	"""The turn's Agent Run, Started and committed before the first model call (the Builder Assistant
 	agent made again first, when an admin deleted it)."""
-	agent.ensure()
+	agent.ensure(model)
 	run = lifecycle.create(
 		"assistant", agent.identity(model), frappe.session.user, (prompt or "")[:MAX_REQUEST_CHARS], None,
 		status="Started", channel="assistant",
