@@ -4,7 +4,7 @@ Each run loops over its items; per item it creates a ToDo (a document tool: its 
 back with a dead worker's transaction, so the step simply runs again) and POSTs to a receiver that
 honours Idempotency-Key (the step is marked so: it runs again with the same key); then an agent
 answers (a model call, resumed; one Agent Run per flow however often its step is repeated, and
-never killed a fourth time, which fails it by design). Every run must end Success, with every ToDo there exactly once and
+never killed a fourth time, which fails it by design: see ``at_resume_limit``). Every run must end Success, with every ToDo there exactly once and
 every POST applied exactly once at the receiver; the figures are printed."""
 
 from __future__ import annotations
@@ -50,13 +50,15 @@ def wait_until_ended(names: list[str], timeout: float) -> None:
 
 
 def at_resume_limit(names: list[str]) -> bool:
-	"""Whether one more kill could end an agent run by design: a run whose worker died MAX_RESUMES
-	times during it is failed (it might be what kills them; test_resume.py shows that). The kills
-	wait until it has finished."""
+	"""Whether more kills could end an agent run by design: a run whose worker died MAX_RESUMES + 1
+	times is failed (it might be what kills them; test_resume.py shows that). The kills wait while a
+	run has been resumed MAX_RESUMES - 1 times: one below the limit, because a kill can still land
+	on it once after this check (its last death not yet handed on when checked, then resumed on the
+	worker that is killed), and a kill that does leaves it at MAX_RESUMES, still going on."""
 	frappe.db.commit()
 	return bool(
 		frappe.db.exists(
-			"Agent Run", {"flow_run": ["in", names], "status": ["in", ("Queued", "Started")], "resumed_count": [">=", MAX_RESUMES]}
+			"Agent Run", {"flow_run": ["in", names], "status": ["in", ("Queued", "Started")], "resumed_count": [">=", MAX_RESUMES - 1]}
 		)
 	)
 
