@@ -1,7 +1,7 @@
 """Huf's own time on a real site, against the scripted model server (instant answers).
 
 Run from the bench's sites folder with the bench's Python, on a site with Huf installed:
-    ../env/bin/python /path/to/huf/benchmarks/site_run.py --site <site> [--runs 30] [--show-sql]
+    ../env/bin/python /path/to/huf/benchmarks/site_run.py --site <site> [--runs 30] [--rounds 1] [--show-sql]
 
 Prints medians of: a whole run with 3 tool calls (executed inline), split into model calls, tool
 work and everything else (persistence and bookkeeping), with its SQL statement count. How soon a
@@ -129,7 +129,7 @@ class Meter:
 		def counted_sql(*args, **kwargs):
 			self.sql += 1
 			self.tool_sql += self.in_tool
-			self.statements.append(" ".join(str(args[0]).split())[:160])
+			self.statements.append(args[0])  # the text is tidied only when printed: not on the clock
 			return real_sql(*args, **kwargs)
 
 		loop.execute_tool_call = timed_exec
@@ -142,7 +142,9 @@ class Meter:
 		self.statements = []
 
 
-def measure_inline(site: str, runs: int, show_sql: bool = False, in_process: bool = False) -> None:
+def measure_inline(site: str, runs: int, show_sql: bool = False, in_process: bool = False, rounds: int = 1) -> None:
+	"""``rounds`` rounds of ``runs`` runs, a pause between them: on a shared machine one round can
+	fall in a busy moment, so each round's median is printed beside the figures of all runs."""
 	from huf.ai.agent.integration import run_agent_sync
 	from huf.ai.engine import loop
 	from tests.support.scripted_llm import ScriptedLLM
@@ -161,8 +163,11 @@ def measure_inline(site: str, runs: int, show_sql: bool = False, in_process: boo
 		from huf.ai import executor
 
 		executor.run_loop = run_loop
-		totals, model, tools, other, sql, tool_sql = [], [], [], [], [], []
-		for i in range(runs + 3):
+		totals, model, tools, other, sql, tool_sql, round_medians = [], [], [], [], [], [], []
+		for i in range(runs * rounds + 3):
+			if i > 3 and (i - 3) % runs == 0:
+				round_medians.append(statistics.median(t - m for t, m in zip(totals[-runs:], model[-runs:])))
+				time.sleep(2)
 			script_three_tools(llm)
 			meter.reset()
 			started = time.perf_counter()
@@ -178,18 +183,21 @@ def measure_inline(site: str, runs: int, show_sql: bool = False, in_process: boo
 			sql.append(meter.sql)
 			tool_sql.append(meter.tool_sql)
 		huf = [wall - called for wall, called in zip(totals, model)]
+		round_medians.append(statistics.median(huf[-runs:]))
 		where = "in this process" if in_process else "in its own process"
-		print(f"3-tool-call run, inline, {runs} runs, model server {where} (median, middle half, range):")
+		print(f"3-tool-call run, inline, {rounds} x {runs} runs, model server {where} (median, middle half, range):")
 		print(f"  whole run (wall):              {spread(totals)}")
 		print(f"  model calls (scripted server): {spread(model)}")
 		print(f"  tool work:                     {spread(tools)}")
 		print(f"  Huf persistence + bookkeeping: {spread(other)}")
 		print(f"  Huf time (wall - model):       {spread(huf)}")
+		if rounds > 1:
+			print(f"  Huf time, each round's median: {', '.join(ms(value) for value in round_medians)}")
 		print(f"  SQL statements per run:        {statistics.median(sql):.0f} (range {min(sql)}-{max(sql)}), of which the tools' own {statistics.median(tool_sql):.0f}")
 		if show_sql:
 			print("  statements of the last run:")
 			for number, statement in enumerate(meter.statements, 1):
-				print(f"    {number:2}. {statement}")
+				print(f"    {number:2}. {' '.join(str(statement).split())[:160]}")
 
 
 def main() -> None:
@@ -198,12 +206,13 @@ def main() -> None:
 	parser.add_argument("--runs", type=int, default=30)
 	parser.add_argument("--show-sql", action="store_true", help="print the SQL statements of the last inline run")
 	parser.add_argument("--server-in-process", action="store_true", help="run the scripted model server in this process")
+	parser.add_argument("--rounds", type=int, default=1, help="rounds of --runs runs, 2 s apart (a noisy machine)")
 	args = parser.parse_args()
 	frappe.init(site=args.site, sites_path=os.getcwd())
 	frappe.connect()
 	frappe.set_user("Administrator")
 	try:
-		measure_inline(args.site, args.runs, args.show_sql, args.server_in_process)
+		measure_inline(args.site, args.runs, args.show_sql, args.server_in_process, args.rounds)
 	finally:
 		frappe.db.rollback()
 		frappe.destroy()
