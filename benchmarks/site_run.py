@@ -166,7 +166,7 @@ def measure_inline(site: str, runs: int, show_sql: bool = False, in_process: boo
 		totals, model, tools, other, sql, tool_sql, round_medians = [], [], [], [], [], [], []
 		for i in range(runs * rounds + 3):
 			if i > 3 and (i - 3) % runs == 0:
-				round_medians.append(statistics.median(t - m for t, m in zip(totals[-runs:], model[-runs:])))
+				round_medians.append(statistics.median(t - m for t, m in zip(totals[-runs:], model[-runs:], strict=True)))
 				time.sleep(2)
 			script_three_tools(llm)
 			meter.reset()
@@ -182,7 +182,7 @@ def measure_inline(site: str, runs: int, show_sql: bool = False, in_process: boo
 			other.append(wall - meter.model - meter.tools)
 			sql.append(meter.sql)
 			tool_sql.append(meter.tool_sql)
-		huf = [wall - called for wall, called in zip(totals, model)]
+		huf = [wall - called for wall, called in zip(totals, model, strict=True)]
 		round_medians.append(statistics.median(huf[-runs:]))
 		where = "in this process" if in_process else "in its own process"
 		print(f"3-tool-call run, inline, {rounds} x {runs} runs, model server {where} (median, middle half, range):")
