@@ -1,5 +1,6 @@
-"""Huf's own log rows (huf/ai/rows.py): one INSERT per batch, with only the columns some row gives
-and the columns whose database default is not NULL, each value cast as Frappe's insert casts it."""
+"""Huf's own log rows (huf/ai/rows.py): one INSERT per batch, with only the columns some row gives a
+value and those whose database default is not what None is written as, each value cast as
+Frappe's insert casts it; a column left out reads back as if None had been written."""
 
 from __future__ import annotations
 
@@ -28,10 +29,10 @@ def test_a_batch_writes_the_given_columns_and_every_number_cast(site, monkeypatc
 	try:
 		(insert,) = statements
 		head = insert.split(" values ")[0]
-		for column in ("`tool`", "`status`", "`tool_args`", "`error_message`", "`turn`", "`duration_ms`", "`is_mcp_tool`", "`owner`"):
+		for column in ("`tool`", "`status`", "`tool_args`", "`error_message`", "`turn`", "`is_mcp_tool`", "`owner`"):
 			assert column in head, column
-		for column in ("`approval_comment`", "`decided_by`", "`mcp_server`", "`tool_result`"):
-			assert column not in head, column  # nobody gave it, and it is NULL by default
+		for column in ("`approval_comment`", "`decided_by`", "`mcp_server`", "`tool_result`", "`duration_ms`"):
+			assert column not in head, column  # nobody gave it, and its default is what None is written as
 		rows = frappe.get_all(
 			"Agent Tool Call",
 			filters={"name": ["in", names]},
@@ -40,8 +41,19 @@ def test_a_batch_writes_the_given_columns_and_every_number_cast(site, monkeypatc
 		first, second = sorted(rows, key=lambda row: names.index(row.name))
 		assert (first.status, frappe.parse_json(first.tool_args), first.error_message, first.turn, first.is_mcp_tool) == ("Success", {"a": 1}, None, 3, 1)
 		assert (second.status, second.tool_args, second.error_message, second.turn, second.is_mcp_tool) == ("Failed", None, "boom", 0, 0)
-		assert second.duration_ms == 0 and second.approval_comment is None
+		assert first.duration_ms == second.duration_ms == 0 and second.approval_comment is None
 		assert first.owner == second.owner == frappe.session.user and first.creation == first.modified
 	finally:
 		frappe.db.delete("Agent Tool Call", {"name": ["in", names]})
+		frappe.db.commit()
+
+
+def test_a_column_with_a_default_is_written_as_before(site):
+	"""Agent Conversation's is_active defaults to 1 in the database: left out, it would read 1, so
+	a row that does not give it is still written with it, as 0 (a Check's None), as it always was."""
+	(name,) = insert_rows("Agent Conversation", [{"title": "rows test"}])
+	try:
+		assert frappe.db.get_value("Agent Conversation", name, ["title", "is_active"]) == ("rows test", 0)
+	finally:
+		frappe.db.delete("Agent Conversation", name)
 		frappe.db.commit()
