@@ -26,22 +26,18 @@ def insert_row(doctype: str, values: dict) -> str:
 
 def insert_rows(doctype: str, rows: list[dict]) -> list[str]:
 	"""Insert rows of one DocType in one statement; returns their names. Values are cast per field
-	type as Frappe's own insert does (Int, Check and Float cast, JSON dumped). Only the columns some
-	row gives a value (not None) are written, with every column whose database default is not what
-	None is written as (a field with a default): a column left out holds what None would have been."""
+	type as Frappe's own insert does (Int, Check and Float cast, JSON dumped)."""
 	if not rows:
 		return []
+	columns, casts, head, placeholders = _plan(doctype)
 	stamp, user = now_datetime(), frappe.session.user
-	names, full = [], []
+	names, values = [], []
 	for row in rows:
 		name = row.get("name") or new_name()
 		names.append(name)
-		full.append({"owner": user, "modified_by": user, "creation": stamp, "modified": stamp, "docstatus": 0, "idx": 0, **row, "name": name})
-	given = frozenset(column for row in full for column, value in row.items() if value is not None)
-	head, placeholders, casts = _plan(doctype).shape(given)
-	values = []
-	for row in full:
-		values += [row.get(column) if cast is None else cast(row.get(column)) for column, cast in casts]
+		standard = {"name": name, "owner": user, "modified_by": user, "creation": stamp, "modified": stamp, "docstatus": 0, "idx": 0}
+		row = {**standard, **row, "name": name}
+		values += [row.get(column) if cast is None else cast(row.get(column)) for column, cast in zip(columns, casts)]
 	try:
 		frappe.db.sql(f"{head} values {', '.join([placeholders] * len(rows))}", values)
 	except Exception as error:
@@ -52,46 +48,20 @@ def insert_rows(doctype: str, rows: list[dict]) -> list[str]:
 
 
 CASTS = {"Int": cint, "Check": lambda value: 1 if cint(value) else 0, "Float": flt, "Currency": flt, "Percent": flt}
-MAX_SHAPES = 64  # column sets kept per DocType (each code path that inserts has one or two)
+_PLANS: dict[str, tuple] = {}  # DocType -> (its Meta, what insert_rows needs of it); rebuilt when the Meta is
 
 
-class _Plan:
-	"""A DocType's columns (in table order) with each one's cast (None: as it is), and which of them
-	may be left out of an INSERT when no row gives them a value: those whose database default is
-	what None is written as (Frappe's schema.py: NULL for a field with no default, 0 for a number
-	whose default is empty or 0). Worked out once per Meta object (a changed DocType has a new
-	one), and each set of given columns once: its INSERT head, one row's placeholders, its casts."""
-
-	def __init__(self, meta):
-		self.meta = meta
-		self.columns = []
-		for column in meta.get_valid_columns():
-			field = meta.get_field(column)
-			# left out, it holds what None becomes: NULL, or 0 for a number whose default is 0 (schema.py)
-			optional = field is None or not (flt(field.default) if field.fieldtype in CASTS else field.default)
-			self.columns.append((column, _caster(field), optional))
-		self.shapes: dict[frozenset, tuple[str, str, list]] = {}
-
-	def shape(self, given: frozenset) -> tuple[str, str, list]:
-		found = self.shapes.get(given)
-		if found is None:
-			if len(self.shapes) >= MAX_SHAPES:
-				self.shapes.clear()
-			casts = [(column, cast) for column, cast, optional in self.columns if column in given or not optional]
-			head = f"insert into `tab{self.meta.name}` ({', '.join(f'`{column}`' for column, _ in casts)})"
-			found = self.shapes[given] = (head, f"({', '.join(['%s'] * len(casts))})", casts)
-		return found
-
-
-_PLANS: dict[str, _Plan] = {}  # DocType -> its plan; rebuilt when its Meta is
-
-
-def _plan(doctype: str) -> _Plan:
+def _plan(doctype: str) -> tuple[list[str], list, str, str]:
+	"""A DocType's columns, each column's cast (None: as it is), the INSERT's head and one row's
+	placeholders; worked out once per Meta object (a changed DocType has a new one)."""
 	meta = frappe.get_meta(doctype)
-	plan = _PLANS.get(doctype)
-	if plan is None or plan.meta is not meta:
-		plan = _PLANS[doctype] = _Plan(meta)
-	return plan
+	cached = _PLANS.get(doctype)
+	if cached is None or cached[0] is not meta:
+		columns = meta.get_valid_columns()
+		casts = [_caster(meta.get_field(column)) for column in columns]
+		head = f"insert into `tab{doctype}` ({', '.join(f'`{c}`' for c in columns)})"
+		cached = _PLANS[doctype] = (meta, (columns, casts, head, f"({', '.join(['%s'] * len(columns))})"))
+	return cached[1]
 
 
 def _caster(field):
