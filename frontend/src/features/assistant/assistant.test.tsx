@@ -20,6 +20,10 @@ vi.mock("../../lib/api", async (original) => ({
 		calls.push({ method, args });
 		return answers[method.split(".").pop() ?? ""];
 	}),
+	saveDoc: vi.fn(async (doctype: string, doc: Record<string, unknown>) => {
+		calls.push({ method: `save ${doctype}`, args: doc });
+		return doc;
+	}),
 }));
 
 /** The turn's progress as the server streams it, read by the real stream reader. */
@@ -122,7 +126,7 @@ describe("Ask the assistant, in the flow builder", () => {
 	});
 
 	it("without a model, offers to set up a provider to whoever can, and says whom to ask to anyone else", async () => {
-		answers = { assistant_status: { ready: false, can_set_up: true } };
+		answers = { assistant_status: { ready: false, can_set_up: true }, get_provider_overview: [] };
 		show(<AssistantPanel flowId="leads" canvas={() => canvas} onProposal={vi.fn(() => "")} pending={null} onAccept={vi.fn()} onDiscard={vi.fn()} onClose={vi.fn()} />);
 		expect(await screen.findByRole("button", { name: "Set up a provider" })).toBeTruthy();
 		expect(screen.queryByLabelText("What should this flow do?")).toBeNull();
@@ -130,6 +134,26 @@ describe("Ask the assistant, in the flow builder", () => {
 		answers = { assistant_status: { ready: false, can_set_up: false } };
 		show(<AssistantPanel flowId="leads" canvas={() => canvas} onProposal={vi.fn(() => "")} pending={null} onAccept={vi.fn()} onDiscard={vi.fn()} onClose={vi.fn()} />);
 		expect(await screen.findByText(/Ask whoever runs Huf here to choose a model/)).toBeTruthy();
+	});
+
+	it("lets whoever can set it up choose a model they already have", async () => {
+		const model = (name: string, disabled: 0 | 1 = 0) => ({ name, provider: "OpenAI", disabled, use_custom_pricing: 0, input_cost_per_1m_tokens: 0, output_cost_per_1m_tokens: 0, cached_input_cost_per_1m_tokens: 0, fallback_models: null });
+		answers = {
+			assistant_status: { ready: false, can_set_up: true },
+			get_provider_overview: [
+				{ name: "OpenAI", api_base: null, description: null, key_set: true, ready: true, models: [model("gpt-4o-mini"), model("gpt-4o"), model("old-model", 1)] },
+				{ name: "Groq", api_base: null, description: null, key_set: false, ready: false, models: [model("llama-3")] },
+			],
+		};
+		const user = userEvent.setup();
+		show(<AssistantPanel flowId="leads" canvas={() => canvas} onProposal={vi.fn(() => "")} pending={null} onAccept={vi.fn()} onDiscard={vi.fn()} onClose={vi.fn()} />);
+		const choice = (await screen.findByLabelText("Your models")) as HTMLSelectElement;
+		expect([...choice.options].map((option) => option.value)).toEqual(["gpt-4o-mini", "gpt-4o"]); // not a disabled model, nor one of a provider without a key
+		await user.selectOptions(choice, "gpt-4o");
+		answers.assistant_status = { ready: true, can_set_up: true };
+		await user.click(screen.getByRole("button", { name: "Use this model" }));
+		expect(calls).toContainEqual({ method: "save Agent Settings", args: { assistant_model: "gpt-4o" } });
+		expect(await screen.findByLabelText("What should this flow do?")).toBeTruthy();
 	});
 });
 
