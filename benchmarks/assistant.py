@@ -32,6 +32,7 @@ from huf.ai.engine.assistant import canvas, prompts, proposal
 from huf.ai.engine.assistant.turn import run_turn
 from huf.ai.engine.litellm_import import load_litellm
 from huf.ai.engine.llm import LLMRequest, ModelSpec
+from tests.engine.flow_helpers import Known
 from tests.support.scripted_llm import ScriptedLLM, text, tool_calls
 
 MICROSECONDS = lambda seconds: f"{seconds * 1e6:.0f} µs"  # noqa: E731
@@ -62,17 +63,6 @@ def sizes() -> None:
 		shown = len(messages[1]["content"])
 		tokens = litellm.token_counter(model="gpt-4o-mini", messages=messages)
 		print(f"  {steps:>3}-step canvas: {tokens:>6,} tokens ({shown:,} characters of canvas and request; system prompt {len(messages[0]['content']):,} characters)")
-
-
-class Known:
-	def agent(self, name: str) -> bool:
-		return name == "Qualifier"
-
-	def tool(self, name: str) -> bool:
-		return name == "create_todo"
-
-	def asks_first(self, name: str) -> bool:
-		return False
 
 
 START = {"id": "bench", "nodes": [{"id": "hook", "type": "trigger.webhook", "data": {"label": "New lead", "config": {}}}], "edges": []}

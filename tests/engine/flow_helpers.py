@@ -58,3 +58,17 @@ def run(defn: dict, ports: FakePorts, trigger: dict | None = None, mode: str = "
 		retrying = result.retry_in is not None
 		state = RunState(result.next_node_id, result.context, state.hop_count + 1, state.max_hops, mode, state.attempt + 1 if retrying else 0, result.loop)
 	raise AssertionError("the run did not stop")
+
+
+class Known:
+	"""What the builder assistant's checks ask of a site (``proposal.check_flow``): one agent
+	(Qualifier) and one tool (create_todo) exist, and no tool asks before it runs."""
+
+	def agent(self, name: str) -> bool:
+		return name == "Qualifier"
+
+	def tool(self, name: str) -> bool:
+		return name == "create_todo"
+
+	def asks_first(self, name: str) -> bool:
+		return False

@@ -13,7 +13,7 @@ from huf.ai.engine.assistant.turn import run_turn
 from huf.ai.engine.flow.graph import EDGE_TYPES, NODE_TYPES
 from huf.ai.engine.llm import LLMRequest, ModelSpec
 from huf.ai.engine.tools import Tool
-from tests.engine.flow_helpers import definition, edge, node
+from tests.engine.flow_helpers import Known, definition, edge, node
 from tests.support.scripted_llm import error, text, tool_calls
 
 KEY = "sk-assistant-secret-1234567890"
@@ -21,17 +21,6 @@ MODEL_NOT_FOUND = {
 	"error": {"message": "The model `x` does not exist", "type": "invalid_request_error", "code": "model_not_found"}
 }
 CANVAS = definition([node("hook", "trigger.webhook", "New lead")], [])
-
-
-class Known:
-	def agent(self, name: str) -> bool:
-		return name == "Qualifier"
-
-	def tool(self, name: str) -> bool:
-		return name == "create_todo"
-
-	def asks_first(self, name: str) -> bool:
-		return False
 
 
 def request(server, ask="score each new lead", canvas_=CANVAS, **kw) -> LLMRequest:
