@@ -10,12 +10,13 @@ from __future__ import annotations
 import frappe
 
 from huf.ai.engine.assistant.catalog import catalog
+from huf.ai.engine.assistant.proposal import worded
 from huf.ai.engine.effects import REPEATABLE
 from huf.ai.engine.flow.graph import parse
 from huf.ai.engine.flow.validate import validate
 from huf.ai.engine.tools import Tool
 from huf.ai.flow.definitions import SiteKnows
-from huf.ai.flow.readiness import tool_refusals
+from huf.ai.flow.readiness import refusals_of, tool_refusals
 from huf.ai.tools.schema import get_doctype_schema
 from huf.permissions import can_run_agent, has_capability, runnable_agents
 
@@ -41,8 +42,7 @@ def refusals(definition: dict) -> list[str]:
 
 def check(definition: dict) -> list[str]:
 	"""The flow save's checks as the person: every problem in words."""
-	found = [(f"Step {p.node_id!r} ({p.label}): " if p.node_id else "") + p.message for p in validate(definition, PersonKnows())]
-	return found + refusals(definition)
+	return [worded(problem) for problem in validate(definition, PersonKnows())] + refusals(definition)
 
 
 def usable_tools() -> list[dict]:
@@ -51,7 +51,7 @@ def usable_tools() -> list[dict]:
 		return []
 	rows = frappe.get_all(
 		"Agent Tool Function",
-		fields=["name", "description", "types", "reference_doctype", "requires_approval"],
+		fields=["name", "description", "types", "reference_doctype", "agent", "requires_approval"],
 		order_by="name asc",
 		limit=MAX_LISTED * 5,
 	)
@@ -65,7 +65,7 @@ def usable_tools() -> list[dict]:
 			"asks_first": bool(row.requires_approval),
 		}
 		for row in rows
-		if not tool_refusals(row.name, user)
+		if not refusals_of(row, user)
 	][:MAX_LISTED]
 
 

@@ -109,8 +109,12 @@ def tool_refusals(name: str, runner: str) -> list[str]:
 	row = (
 		frappe.db.get_value("Agent Tool Function", name, ["types", "reference_doctype", "agent"], as_dict=True) if name else None
 	)
-	if not row:
-		return []
+	return refusals_of(frappe._dict(row, name=name), runner) if row else []
+
+
+def refusals_of(row, runner: str) -> list[str]:
+	"""``tool_refusals`` for a tool row already read (name, types, reference_doctype, agent)."""
+	name = row.name
 	if row.types == "Run Agent" and row.agent:
 		from huf.permissions import can_run_agent
 

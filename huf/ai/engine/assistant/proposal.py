@@ -156,11 +156,12 @@ def check_flow(answer: str, canvas: dict, known: Known) -> Checked:
 	if proposal is None:
 		return Checked([unreadable])
 	definition, changes, problems = apply(canvas, proposal)
-	problems += [_worded(problem) for problem in validate(definition, known)]
+	problems += [worded(problem) for problem in validate(definition, known)]
 	return Checked(problems, proposal, definition, changes)
 
 
-def _worded(problem) -> str:
+def worded(problem) -> str:
+	"""A flow check's problem in words, with the step it is about."""
 	where = f"Step {problem.node_id!r} ({problem.label}): " if problem.node_id else ""
 	return where + problem.message
 
