@@ -30,8 +30,7 @@ def ensure(model: str | None = None) -> str:
 	"""The agent's name, after making it when it is missing (with the assistant model, read from Agent
 	Settings unless the caller already has it)."""
 	model = model or assistant_model()
-	if frappe.db.exists("Agent", AGENT):
-		follow(model)
+	if follow(model):
 		return AGENT
 	doc = frappe.get_doc(
 		{
@@ -52,15 +51,17 @@ def ensure(model: str | None = None) -> str:
 	return AGENT
 
 
-def follow(model: str | None = None) -> None:
-	"""Copy Agent Settings' assistant model (and its provider) onto the agent, when they differ."""
+def follow(model: str | None = None) -> bool:
+	"""Copy Agent Settings' assistant model (and its provider) onto the agent, when they differ;
+	False when there is no such agent."""
 	model = model if model is not None else assistant_model()
 	now = frappe.db.get_value("Agent", AGENT, ["model", "provider"], as_dict=True)
 	if now is None:
-		return
+		return False
 	provider = _provider(model)
 	if (now.model or None, now.provider or None) != (model, provider):
 		frappe.db.set_value("Agent", AGENT, {"model": model, "provider": provider}, update_modified=False)
+	return True
 
 
 def instructions() -> str | None:
