@@ -119,14 +119,14 @@ def _recipients(doc, wanted: list[dict]) -> list[str]:
 			cleared.append(row.name)
 		rows.append(row)
 	doc.set("recipients", rows)
-	return cleared + [name for name in stored if name not in {row.get("name") for row in rows}]
+	kept = {row.get("name") for row in rows}
+	return cleared + [name for name in stored if name not in kept]
 
 
 @frappe.whitelist(methods=["POST"])
 @needs("integration.write")
 def delete_integration_settings(name: str) -> None:
-	if frappe.db.exists("Integration Settings", name):
-		frappe.delete_doc("Integration Settings", name)
+	frappe.delete_doc("Integration Settings", name)  # settings already gone: nothing to do (ignore_missing)
 
 
 @frappe.whitelist(methods=["POST"])

@@ -27,10 +27,7 @@ def send_message(service: str, recipient: str, text: str, subject: str | None = 
 	text = senders.checked_text(text)
 	settings = found.find_settings(service)
 	if settings.service == NOTIFICATION:
-		to = found.recipient(settings, recipient, direct=senders.site_user)
-		user = senders.site_user(to.recipient_id)
-		if not user:
-			raise ToolError(_("The recipient {0} of {1} is not an active user of this site.").format(to.name, settings.name))
+		to, user = _site_recipient(settings, recipient, direct=senders.site_user)
 		result = senders.notify_user(user, text, subject)
 	elif settings.service in SENDERS:
 		to = found.recipient(settings, recipient)
@@ -61,8 +58,13 @@ def _mapped(user: str) -> str:
 		settings = found.find_settings(NOTIFICATION)
 	except ToolError:
 		raise ToolError(_("There is no active user {0} on this site. Pass a user's ID or email.").format(user or '""')) from None
-	to = found.recipient(settings, user)
-	person = senders.site_user(to.recipient_id)
-	if not person:
+	return _site_recipient(settings, user)[1]
+
+
+def _site_recipient(settings, name: str, direct=None):
+	"""The recipient ``name`` of the site notification ``settings`` and its active user."""
+	to = found.recipient(settings, name, direct=direct)
+	user = senders.site_user(to.recipient_id)
+	if not user:
 		raise ToolError(_("The recipient {0} of {1} is not an active user of this site.").format(to.name, settings.name))
-	return person
+	return to, user
