@@ -16,9 +16,18 @@ from tests.support.scripted_llm import text, tool_calls
 ANSWER = "Here is **the count**: one two three four five six."
 
 
-def run_status(conversation: str) -> str | None:
+def run_status(conversation: str | None) -> str | None:
+	"""The status of the conversation's top run; None until the conversation exists (a None filter
+	would match any run without a conversation, a flow's or a trigger's)."""
 	frappe.db.commit()
+	if not conversation:
+		return None
 	return frappe.db.get_value("Agent Run", {"conversation": conversation, "parent_run": ["is", "not set"]}, "status")
+
+
+def conversation_of(agent: str, user: str) -> str | None:
+	frappe.db.commit()  # a fresh snapshot: the page's message may have made it just now
+	return frappe.db.get_value("Agent Conversation", {"agent": agent, "user": user}, "name")
 
 
 def send(page, agent: str, message: str) -> None:
@@ -45,7 +54,7 @@ def test_desk_agent_chat_opens_the_chat_for_its_agent_and_conversation(site, llm
 	# the first run of the browser tests: a new worker imports LiteLLM before it answers
 	page.get_by_test_id("tool-step").filter(has_text="huf_e2e_list").wait_for(timeout=60_000)
 	page.get_by_test_id("answer").filter(has_text="Here is").wait_for()
-	conversation = frappe.db.get_value("Agent Conversation", {"agent": agent, "user": user}, "name")
+	conversation = conversation_of(agent, user)
 	assert run_status(conversation) == "Started"  # text is on screen while the run is still going
 
 	page.close()  # the tab closes mid-answer; the run goes on
@@ -73,7 +82,7 @@ def test_model_text_is_shown_never_run(site, llm, workers, web, signed_in):
 	page = signed_in(user)
 	page.goto(f"/huf/chat/{quote(agent)}")
 	send(page, agent, "show me")
-	wait_for(lambda: run_status(frappe.db.get_value("Agent Conversation", {"agent": agent, "user": user}, "name")) == "Success")
+	wait_for(lambda: run_status(conversation_of(agent, user)) == "Success")
 	bubble = page.get_by_test_id("answer").filter(has_text="Look:")
 	expect(bubble).to_have_attribute("data-status", "done")
 	assert bubble.locator("img, script").count() == 0

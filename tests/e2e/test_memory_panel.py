@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 from huf.ai import memory
 from huf.ai.engine.memory import values
 from tests.e2e.test_accessibility import AXE, RUN_AXE, WIDTH
-from tests.e2e.test_chat_browser import run_status, send
+from tests.e2e.test_chat_browser import conversation_of, run_status, send
 from tests.site import fixtures
 from tests.site.conftest import make_user, wait_for
 from tests.support.scripted_llm import text, tool_calls
@@ -38,7 +38,8 @@ def test_the_memory_side_panel(site, llm, workers, web, signed_in):
 	page.goto(f"/huf/chat/{quote(agent)}")
 	send(page, agent, "I live in Porto")
 	page.get_by_test_id("answer").filter(has_text="Noted: Porto.").wait_for(timeout=60_000)
-	conversation = frappe.db.get_value("Agent Conversation", {"agent": agent, "user": owner}, "name")
+	conversation = conversation_of(agent, owner)
+	assert conversation, "the answer is on screen, so its conversation exists"
 	wait_for(lambda: run_status(conversation) == "Success", message="the first run to finish")
 
 	toggle = page.get_by_role("button", name="Memory", exact=True)

@@ -15,7 +15,7 @@ import frappe
 from playwright.sync_api import expect
 
 from tests.e2e.test_accessibility import AXE, RUN_AXE
-from tests.e2e.test_chat_browser import run_status
+from tests.e2e.test_chat_browser import conversation_of, run_status
 from tests.site import fixtures
 from tests.site.conftest import make_user, wait_for
 from tests.support.scripted_llm import text
@@ -70,8 +70,8 @@ def test_speak_records_a_voice_note_that_is_written_down_edited_and_sent(site, l
 	box.type(" for tomorrow?")
 	page.get_by_role("button", name="Send").click()
 	page.get_by_test_id("answer").filter(has_text="Two meetings").wait_for(timeout=60_000)
-	frappe.db.commit()  # a fresh snapshot: the conversation is newer than the last read
-	conversation = frappe.db.get_value("Agent Conversation", {"agent": agent, "user": user}, "name")
+	conversation = conversation_of(agent, user)
+	assert conversation, "the answer is on screen, so its conversation exists"
 	wait_for(lambda: run_status(conversation) == "Success", message="the run to finish")
 	asked = frappe.db.get_value("Agent Message", {"conversation": conversation, "role": "user"}, "content")
 	assert asked == "What is on my calendar for tomorrow?"
