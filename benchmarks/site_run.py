@@ -29,8 +29,6 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.append(str(ROOT))
 
 import frappe  # noqa: E402
-from pymysql.connections import Connection  # noqa: E402
-from pymysql.constants import COMMAND  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "benchmarks"))
 from timing import ms, spread  # noqa: E402,F401 - flow_hops and recovery import spread from here
@@ -99,9 +97,7 @@ def serve(todo: str) -> None:
 
 
 class Meter:
-	"""Wraps the model call, the tools and the database connection's commands to split a run's wall
-	time. Statements are counted as sent to the server, so a commit sent ahead of a model call
-	(``rows.commit``) is counted like any other."""
+	"""Wraps the model call, the tools and frappe.db.sql to split a run's wall time."""
 
 	def __init__(self):
 		from huf.ai.engine import loop, tools
@@ -110,7 +106,7 @@ class Meter:
 		self.sql = self.tool_sql = 0
 		self.in_tool = False
 		self.statements: list[str] = []
-		real_call, real_exec, real_send = loop.llm.stream_turn, tools.execute_tool_call, Connection._execute_command
+		real_call, real_exec, real_sql = loop.llm.stream_turn, tools.execute_tool_call, frappe.db.sql
 
 		def timed_call(*args, **kwargs):
 			started = time.perf_counter()
@@ -130,15 +126,14 @@ class Meter:
 				self.tools += time.perf_counter() - started
 				self.statements.append("-- tool ends")
 
-		def counted_send(conn, command, sql):
-			if command == COMMAND.COM_QUERY:
-				self.sql += 1
-				self.tool_sql += self.in_tool
-				self.statements.append(sql)  # the text is tidied only when printed: not on the clock
-			return real_send(conn, command, sql)
+		def counted_sql(*args, **kwargs):
+			self.sql += 1
+			self.tool_sql += self.in_tool
+			self.statements.append(args[0])  # the text is tidied only when printed: not on the clock
+			return real_sql(*args, **kwargs)
 
 		loop.execute_tool_call = timed_exec
-		Connection._execute_command = counted_send
+		frappe.db.sql = counted_sql
 		self._call = timed_call
 
 	def reset(self):
@@ -202,8 +197,7 @@ def measure_inline(site: str, runs: int, show_sql: bool = False, in_process: boo
 		if show_sql:
 			print("  statements of the last run:")
 			for number, statement in enumerate(meter.statements, 1):
-				text = statement.decode(errors="replace") if isinstance(statement, bytes) else statement
-				print(f"    {number:2}. {' '.join(text.split())[:160]}")
+				print(f"    {number:2}. {' '.join(str(statement).split())[:160]}")
 
 
 def main() -> None:

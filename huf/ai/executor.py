@@ -71,9 +71,7 @@ def execute(row, run: lifecycle.Run, on_start=None) -> dict:
 		else:
 			record_knowledge(run.name, prepared.knowledge)
 			recorder.message("user", "Message", row.prompt, raw_payload=json.dumps({"attachments": files}) if files else None)
-		# Started, with the person's message, before the first model call (a resumed run's first step
-		# may be a call that acts: its commit is read back before)
-		recorder.flush(commit=True, model_call_next=not paused)
+		recorder.flush(commit=True)  # Started, with the person's message, before the first model call
 		result = loop(
 			prepared, recorder, agent.model, cancel_of=run.name, resume=paused.resume if paused else None,
 			cancel_seen=row.get("cancel_seen"),

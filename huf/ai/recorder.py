@@ -13,11 +13,7 @@ knows what may have acted:
   Started. A committed Started row without a result is a call that may or may not have acted;
 - after such a call: its result.
 Rounds of database tools only stay one commit. Each assistant message keeps the usage of its model
-call in ``raw_payload``, so the tokens of rounds recorded before an interruption are still counted.
-
-A commit right before a model call (the person's message; a round whose last tool returned) is sent
-ahead (``rows.commit(model_call_next=True)``): the call is made while the server writes it, and the
-model's answer waits for its reply (``_on_assistant`` settles it first)."""
+call in ``raw_payload``, so the tokens of rounds recorded before an interruption are still counted."""
 
 from __future__ import annotations
 
@@ -30,7 +26,7 @@ import frappe
 from huf.ai.engine.effects import DATABASE, ONCE
 from huf.ai.engine.events import AssistantEvent, ErrorEvent, Event, ToolApprovalEvent, ToolCall, ToolCallEvent, ToolResultEvent
 from huf.ai.rows import commit as commit_transaction
-from huf.ai.rows import counted_messages, insert_rows, new_name, next_sequence, settle, update_rows
+from huf.ai.rows import counted_messages, insert_rows, new_name, next_sequence, update_rows
 
 # What a later write changes on an Agent Tool Call row that is already in the database.
 RESULT_COLUMNS = ("status", "tool_result", "error_message", "duration_ms")
@@ -82,9 +78,8 @@ class Recorder:
 				}
 			)
 
-	def flush(self, commit: bool = False, model_call_next: bool = False) -> None:
-		"""Write what is waiting: the messages (numbered with one counter update) and the tool calls.
-		``model_call_next``: the caller's next step is a model call (``rows.commit``)."""
+	def flush(self, commit: bool = False) -> None:
+		"""Write what is waiting: the messages (numbered with one counter update) and the tool calls."""
 		if self.messages:
 			if self.numbered or self.own_numbers:  # the conversation's lock is held: nobody else numbers its messages
 				first = self.numbered + 1
@@ -101,7 +96,7 @@ class Recorder:
 			update_rows("Agent Tool Call", [row for row in self.tool_calls.values() if row["name"] in written], RESULT_COLUMNS)
 		self.messages, self.tool_calls = [], {}
 		if commit:
-			commit_transaction(model_call_next)
+			commit_transaction()
 			self.committed, self.has_committed = (self.numbered, self.uncounted), True
 
 	def counts(self) -> tuple[int, int]:
@@ -122,7 +117,6 @@ class Recorder:
 		return self.effects.get(call.name, DATABASE)
 
 	def _on_assistant(self, event: AssistantEvent) -> None:
-		settle()  # the commit sent before this model call: confirmed before anything it asked for runs
 		spent = json.dumps({"usage": event.usage.to_dict(), "model": event.model})  # resume.py counts it after an interruption
 		if event.tool_calls:
 			self.waiting = len(event.tool_calls)
@@ -184,12 +178,11 @@ class Recorder:
 		)
 		self.waiting -= 1
 		if self.waiting <= 0:  # the round is done: its rows and its tools' writes, before the next model call
-			self.flush(commit=True, model_call_next=True)
+			self.flush(commit=True)
 		elif self.effect(event.call) == ONCE:  # it acted: say so before the round's next call
 			self.flush(commit=True)
 
 	def _on_error(self, event: ErrorEvent) -> None:
-		settle()
 		self.message("agent", "Error", event.message, record_kind="status", context_policy="exclude")
 		self.flush()  # committed with the run's final status
 

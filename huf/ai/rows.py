@@ -12,7 +12,6 @@ import json
 
 import frappe
 from frappe.utils import cint, flt, now_datetime
-from pymysql.constants import COMMAND
 
 
 def new_name() -> str:
@@ -155,51 +154,16 @@ def counted_messages(conversation: str, last: int, count: int) -> None:
 		)
 
 
-def commit(model_call_next: bool = False) -> None:
+def commit() -> None:
 	"""``frappe.db.commit`` without its START TRANSACTION: Frappe's connection does not autocommit,
 	so the next statement opens the next transaction by itself (one round trip less per commit).
-	The commit hooks (after-commit status events, realtime) run as they do there.
-
-	``model_call_next``: what the caller does next is a model call, which needs nothing from the
-	database and acts on nothing. The COMMIT is sent and the call goes on while the server writes
-	it; its reply is read, and its hooks run, before the connection's next command or at
-	``settle()``, whichever comes first. A commit that failed raises there, as it would have here;
-	nothing the model answered is acted on before then (the recorder settles on the answer)."""
+	The commit hooks (after-commit status events, realtime) run as they do there."""
 	db = frappe.db
-	settle()
 	db.before_rollback.reset()
 	db.after_rollback.reset()
 	db.before_commit.run()
-	if not model_call_next:
-		db.sql("commit")
-		db.after_commit.run()
-		return
-	db.check_transaction_status("commit")  # what db.sql does first: the transaction's write count restarts
-	hooks = list(db.after_commit._functions)  # this transaction's: later ones wait for their own commit
-	db.after_commit.reset()
-	conn = db._conn
-	send = conn._execute_command
-	send(COMMAND.COM_QUERY, "commit")
-
-	def settled_first(command, sql):
-		settle()
-		return send(command, sql)
-
-	conn._execute_command = settled_first  # every command (query, ping, rollback) reads the reply first
-	conn.huf_unsettled = hooks
-
-
-def settle() -> None:
-	"""Read the reply of a commit sent ahead (``commit(model_call_next=True)``) and run its hooks;
-	nothing when none is waiting."""
-	conn = frappe.db and frappe.db._conn
-	hooks = conn and conn.__dict__.pop("huf_unsettled", None)
-	if hooks is None:
-		return
-	del conn._execute_command  # the class's own method again
-	conn._read_ok_packet()  # the server's error, if the commit failed
-	for hook in hooks:
-		hook()
+	db.sql("commit")
+	db.after_commit.run()
 
 
 def update_where(query: str, values: tuple) -> int:
