@@ -161,6 +161,30 @@ def test_a_disabled_huf_user_role_is_not_turned_back_on_by_the_next_save(site):
 		drop_users(user)
 
 
+def test_a_role_record_keeps_its_person_and_its_role(site):
+	"""Handing a row to someone else in the Desk would leave the first person with the site Role:
+	the person and the role are set once, and the refusal says what to do instead."""
+	first, second = email("keeper-first"), email("keeper-second")
+	drop_users(first, second)
+	try:
+		make_user(first, ["Blogger"])
+		make_user(second, ["Blogger"])
+		people.assign_huf_role(first, USER)
+		frappe.db.commit()
+		row = frappe.get_doc("Huf User Role", frappe.db.get_value("Huf User Role", {"user": first, "huf_role": USER}))
+		for field, value in (("user", second), ("huf_role", VIEWER)):
+			changed = frappe.get_doc("Huf User Role", row.name)
+			changed.set(field, value)
+			with pytest.raises(frappe.CannotChangeConstantError, match="add a record for them and turn this one off"):
+				changed.save()
+			frappe.db.rollback()
+		assert rows_of(first) == {USER: 1} and rows_of(second) == {}
+		assert USER in site_roles(first) and USER not in site_roles(second)
+		assert frappe.get_meta("Huf User Role").get_field("user").set_only_once  # read-only in the Desk once saved
+	finally:
+		drop_users(first, second)
+
+
 def test_administrator_only_gains_huf_gateway_user(site):
 	"""Administrator is Huf Admin already (it holds every site Role), even when it was also given
 	Huf Manager and Huf User in the User form. Rolled back, not committed."""

@@ -38,6 +38,13 @@ class HufUserRole(Document):
 	# end: auto-generated types
 
 	def validate(self):
+		before = self.get_doc_before_save()
+		if before and (before.user, before.huf_role) != (self.user, self.huf_role):
+			frappe.throw(
+				_("A role record keeps its person and its role. To give {0} to someone else, add a record for them and turn this one off.").format(before.huf_role),
+				frappe.CannotChangeConstantError,
+				title=_("Cannot change"),
+			)
 		twin = frappe.db.get_value("Huf User Role", {"user": self.user, "huf_role": self.huf_role, "name": ("!=", self.name)})
 		if twin:
 			frappe.throw(_("{0} already has a record for {1}; turn that one on or off instead.").format(self.user, self.huf_role), frappe.DuplicateEntryError, title=_("Already listed"))
@@ -51,7 +58,6 @@ class HufUserRole(Document):
 					frappe.PermissionError,
 					title=_("Not allowed"),
 				)
-		before = self.get_doc_before_save()
 		if before and before.enabled and not self.enabled:
 			self.refuse_last_admin()
 
