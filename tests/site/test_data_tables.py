@@ -267,12 +267,17 @@ def test_rows_follow_the_tables_roles(clean, people, web):
 		with pytest.raises(frappe.PermissionError):
 			api.list_rows("DT Test Private")
 		with pytest.raises(frappe.PermissionError):
+			api.count_rows("DT Test Private")  # not even how many there are
+		assert api.get_data_table("DT Test Private")["row_count"] == 0
+		assert {t["name"]: t["row_count"] for t in api.list_data_tables()}["DT Test Private"] == 0
+		with pytest.raises(frappe.PermissionError):
 			api.import_csv("DT Test Private", "title,qty\nplanted,2\n")
 	answer = web.get("/api/method/huf.ai.data_tables.api.list_rows", web.token_headers(people["user"]), name="DT Test Private")
 	assert answer.status_code == 403 and "secret row" not in answer.text
 	assert "secret row" not in web.get("/api/method/huf.ai.data_tables.api.export_csv", web.token_headers(people["user"]), name="DT Test Private").text
 	with as_user(people["manager"]):
 		assert [r.title for r in api.list_rows("DT Test Private")["rows"]] == ["secret row"]
+		assert api.count_rows("DT Test Private") == 1 and api.get_data_table("DT Test Private")["row_count"] == 1
 	exported = web.get("/api/method/huf.ai.data_tables.api.export_csv", web.token_headers(people["manager"]), name="DT Test Private")
 	assert exported.status_code == 200 and exported.headers["Content-Type"].startswith("text/csv")
 	assert exported.text.splitlines() == ["title,qty", "secret row,1"]

@@ -106,7 +106,7 @@ def _as_dict(table, with_fields: bool = True) -> dict:
 		"owner_role": table.owner_role or DEFAULT_OWNER_ROLE,
 		"reader_role": table.reader_role or DEFAULT_READER_ROLE,
 		"modified": table.modified,
-		"row_count": frappe.db.count(table.doctype_name),
+		"row_count": readable_rows(table.doctype_name) if frappe.has_permission(table.doctype_name, "read") else 0,
 	}
 	if with_fields:
 		out["fields"] = _fields(table.doctype_name)
@@ -345,7 +345,14 @@ def list_data_tables() -> list[dict]:
 @frappe.whitelist()
 @needs("table.read")
 def count_rows(name: str) -> int:
-	return frappe.db.count(_registry(name).doctype_name)
+	"""How many rows the caller may read (a 403 for who may read none, as ``list_rows``)."""
+	return readable_rows(_registry(name).doctype_name)
+
+
+def readable_rows(doctype: str, filters=None) -> int:
+	"""The rows of ``doctype`` the caller may read, counted (frappe.get_list: their DocPerms and
+	user permissions apply)."""
+	return frappe.get_list(doctype, fields=["count(name) as total"], filters=filters or {})[0].total
 
 
 # --- rows -----------------------------------------------------------------------------------------
@@ -377,7 +384,7 @@ def list_rows(name: str, filters=None, order_by: str | None = None, start: int =
 		start=frappe.utils.cint(start),
 		page_length=frappe.utils.cint(page_length),
 	)
-	total = frappe.get_list(table.doctype_name, fields=["count(name) as total"], filters=filters)[0].total
+	total = readable_rows(table.doctype_name, filters)
 	return {"rows": rows, "total": total, "start": frappe.utils.cint(start), "page_length": frappe.utils.cint(page_length)}
 
 
