@@ -34,6 +34,7 @@ def test_history_pages_back_and_only_the_owner_reads_it(site, llm):
 			run_agent_sync(agent, f"m{i}", conversation_id=conversation, now=True)  # runs m0 first, in order
 		page = get_agent_chat_messages(conversation, limit=4)
 		assert [m["content"] for m in page["messages"]] == ["m2", "re: m2", "m3", "re: m3"] and page["has_more"]
+		assert page["mine"] is True
 		older = get_agent_chat_messages(conversation, before_sequence=page["messages"][0]["sequence"], limit=50)
 		assert [m["content"] for m in older["messages"]] == ["m0", "re: m0", "m1", "re: m1"] and not older["has_more"]
 	with as_user(make_user("snoop@huf.test", ["Huf User"])):
@@ -41,6 +42,9 @@ def test_history_pages_back_and_only_the_owner_reads_it(site, llm):
 			get_agent_chat_messages(conversation)
 		with pytest.raises(frappe.PermissionError):
 			send_agent_chat_message(agent, "me too", conversation_id=conversation)
+	with as_user(make_user("chat-manager@huf.test", ["Huf Manager"])):  # sees every run: reads it, as not theirs
+		page = get_agent_chat_messages(conversation, limit=2)
+		assert [m["content"] for m in page["messages"]] == ["m3", "re: m3"] and page["mine"] is False
 
 
 def test_new_conversation_starts_fresh_and_a_refused_message_leaves_nothing(site, llm):

@@ -124,6 +124,7 @@ def get_agent_chat_messages(conversation_id: str, before_sequence: int | None = 
 		"conversation": conversation_id,
 		"agent": row.agent,
 		"title": row.title,
+		"mine": row.user == frappe.session.user,  # a manager may read others' chats; only the owner's memory is shown
 		"messages": messages,
 		"has_more": has_more,
 		# the reply text of a run is in its messages; only a stopped or failed one may have none

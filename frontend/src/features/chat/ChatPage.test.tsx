@@ -14,7 +14,7 @@ vi.mock("../../lib/api", () => ({
 	call: vi.fn(async (method: string, args: Record<string, unknown> = {}) => {
 		if (method.endsWith("get_chat_agents")) return [{ name: "Helper", description: "", allow_file_attachments: 0, conversation_memory: 1 }, { name: "Writer", description: "", allow_file_attachments: 0, conversation_memory: 0 }];
 		if (method.endsWith("get_chat_conversations")) return Object.entries(titles).map(([name, title]) => ({ name, title, creation: "", total_messages: 2 }));
-		if (method.endsWith("get_agent_chat_messages")) return { conversation: args.conversation_id, agent: "Writer", title: null, messages: [], has_more: false, runs: {}, active_run: null };
+		if (method.endsWith("get_agent_chat_messages")) return { conversation: args.conversation_id, agent: "Writer", title: null, mine: args.conversation_id !== "THEIRS", messages: [], has_more: false, runs: {}, active_run: null };
 		if (method.endsWith("get_conversation_memory")) return [{ key: "city", value: "Porto", inject: true, updated_at: null }];
 		if (method.endsWith("get_me")) return { user: "a@b.c", full_name: "A", capabilities: { "agent.write": false, "agent.read": false } };
 		throw new Error(`unexpected ${method}`);
@@ -103,5 +103,16 @@ describe("ChatPage", () => {
 		open("/chat/Helper");
 		await screen.findByRole("heading", { name: "Helper" });
 		expect(screen.queryByRole("button", { name: "Memory" })).toBeNull();
+	});
+
+	it("offers no memory in someone else's conversation, which a manager may read", async () => {
+		open("/chat/Helper/THEIRS");
+		await screen.findByRole("heading", { name: "Helper" });
+		await screen.findByText("Loading the conversation…");
+		await vi.waitFor(() => expect(screen.queryByText("Loading the conversation…")).toBeNull()); // its page came: not theirs to see
+		expect(screen.queryByRole("button", { name: "Memory" })).toBeNull();
+		cleanup();
+		open("/chat/Helper/C1"); // the same agent, one's own conversation
+		expect(await screen.findByRole("button", { name: "Memory" })).toBeTruthy();
 	});
 });

@@ -9,7 +9,7 @@ import { cn } from "../../lib/cn";
 import { useMe } from "../../lib/me";
 import { subscribe } from "../../lib/realtime";
 import { chatApi } from "./api";
-import { ChatView } from "./ChatView";
+import { ChatView, useMessagePages } from "./ChatView";
 import { MemoryPanel } from "./MemoryPanel";
 
 const chatPath = (agent: string, conversation?: string | null) => `/chat/${encodeURIComponent(agent)}${conversation ? `/${encodeURIComponent(conversation)}` : ""}`;
@@ -28,6 +28,7 @@ export function ChatPage() {
 	const [memoryOpen, setMemoryOpen] = useState(false);
 	const memoryToggle = useRef<HTMLButtonElement>(null);
 	const conversations = useQuery({ queryKey: ["conversations", agent], queryFn: () => chatApi.conversations(agent ?? ""), enabled: Boolean(current) });
+	const mine = useMessagePages(current && conversation ? conversation : null, false).data?.pages[0]?.mine ?? false; // a manager may open someone else's chat
 
 	const here = useLocation().pathname;
 	useEffect(() => {
@@ -66,7 +67,7 @@ export function ChatPage() {
 	}
 	if (!agent) return <Loading />;
 	const title = conversations.data?.find((c) => c.name === conversation)?.title;
-	const memory = current?.conversation_memory && conversation ? conversation : null; // the conversation whose memory can be shown
+	const memory = current?.conversation_memory && conversation && mine ? conversation : null; // the conversation whose memory can be shown
 	const closeMemory = () => {
 		setMemoryOpen(false);
 		memoryToggle.current?.focus();

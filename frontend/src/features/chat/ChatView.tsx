@@ -13,6 +13,18 @@ import { applyEvent, approvalsFrom, attentionFrom, itemsFromMessages, newAnswer,
 type Live = { user: string | null; files: FileRef[]; answer: AnswerItem };
 type ChatViewProps = { agent: string; allowFiles: boolean; conversation: string | null; onConversation: (conversation: string) => void };
 
+/** A conversation's messages, newest page first; the chat page reads the same query (whose it is). */
+export function useMessagePages(conversation: string | null, refetchOnWindowFocus = true) {
+	return useInfiniteQuery({
+		queryKey: ["messages", conversation],
+		queryFn: ({ pageParam }) => chatApi.messages(conversation ?? "", pageParam),
+		initialPageParam: undefined as number | undefined,
+		getNextPageParam: (last) => (last.has_more ? last.messages[0]?.sequence : undefined),
+		enabled: Boolean(conversation),
+		refetchOnWindowFocus,
+	});
+}
+
 export function ChatView({ agent, allowFiles, conversation, onConversation }: ChatViewProps) {
 	const linkRun = useMe().data?.capabilities["run.read"] ?? false;
 	const queryClient = useQueryClient();
@@ -23,14 +35,7 @@ export function ChatView({ agent, allowFiles, conversation, onConversation }: Ch
 	const adopted = useRef<string | null>(null); // a conversation this view just started: keep the live answer
 	const logEnd = useRef<HTMLDivElement>(null);
 
-	const pages = useInfiniteQuery({
-		queryKey: ["messages", conversation],
-		queryFn: ({ pageParam }) => chatApi.messages(conversation ?? "", pageParam),
-		initialPageParam: undefined as number | undefined,
-		getNextPageParam: (last) => (last.has_more ? last.messages[0]?.sequence : undefined),
-		enabled: Boolean(conversation),
-		refetchOnWindowFocus: !live,
-	});
+	const pages = useMessagePages(conversation, !live);
 
 	const follow = useCallback(
 		(run: string, conv: string) => {

@@ -7,7 +7,7 @@ export type MemoryItem = { key: string; value: unknown; inject: boolean; updated
 export type Conversation = { name: string; title: string | null; creation: string; total_messages: number };
 /** A voice note written down (huf/ai/speech_to_text.py); `error` says why not. */
 export type Transcript = { success: boolean; text: string; language: string; audio_file_url: string; error?: string };
-export type MessagePage = { conversation: string; agent: string; title: string | null; messages: StoredMessage[]; has_more: boolean; runs: Record<string, StoredRun>; active_run: string | null; awaiting_approval?: StoredApproval[]; needs_attention?: StoredApproval[] };
+export type MessagePage = { conversation: string; agent: string; title: string | null; mine: boolean; messages: StoredMessage[]; has_more: boolean; runs: Record<string, StoredRun>; active_run: string | null; awaiting_approval?: StoredApproval[]; needs_attention?: StoredApproval[] };
 
 /** The query of a conversation's memory: the panel reads it, an answer's end refreshes it. */
 export const memoryKey = (conversation: string) => ["memory", conversation] as const;
