@@ -26,7 +26,7 @@ from huf.ai.data_tables.schema import (
 	docfield,
 	doctype_of,
 )
-from huf.capabilities import needs
+from huf.capabilities import has_capability, needs
 
 DEFAULT_OWNER_ROLE, DEFAULT_READER_ROLE = "Huf Manager", "Huf User"
 ALL_RIGHTS = dict.fromkeys(("read", "write", "create", "delete", "report", "export", "import", "share", "print", "email"), 1)
@@ -93,6 +93,14 @@ def _drop(doctype: str) -> None:
 	frappe.clear_cache(doctype=doctype)
 
 
+def _row_count(doctype: str) -> int:
+	"""Every row for who may change the table (deleting it deletes them all), else the rows the
+	caller may read."""
+	if has_capability(None, "table.write"):
+		return frappe.db.count(doctype)
+	return readable_rows(doctype) if frappe.has_permission(doctype, "read") else 0
+
+
 def _as_dict(table, with_fields: bool = True) -> dict:
 	out = {
 		"name": table.name,
@@ -106,7 +114,7 @@ def _as_dict(table, with_fields: bool = True) -> dict:
 		"owner_role": table.owner_role or DEFAULT_OWNER_ROLE,
 		"reader_role": table.reader_role or DEFAULT_READER_ROLE,
 		"modified": table.modified,
-		"row_count": readable_rows(table.doctype_name) if frappe.has_permission(table.doctype_name, "read") else 0,
+		"row_count": _row_count(table.doctype_name),
 	}
 	if with_fields:
 		out["fields"] = _fields(table.doctype_name)
