@@ -86,6 +86,9 @@ def test_a_data_tables_life(clean, people, llm):
 	fixtures.tool("dt_test_list", "Get List", "HF DT Test Orders")
 	agent = fixtures.agent(llm, name="DT Test Agent", tools=("dt_test_create", "dt_test_list"))
 	frappe.db.commit()
+	assert api.get_data_table("DT Test Orders")["tools"] == ["dt_test_create", "dt_test_list"]  # named in its delete question
+	with as_user(people["user"]):
+		assert api.get_data_table("DT Test Orders")["tools"] == ["dt_test_create", "dt_test_list"]
 	llm.script(
 		tool_calls([
 			("c1", "dt_test_create", json.dumps({"data": {"title": "Widget", "qty": 3, "price": 2.5, "status": "Open", "assignee": people["user"]}})),
@@ -303,3 +306,12 @@ def test_who_may_read_and_change_rows_is_changed_on_the_table(clean, people):
 			api.list_rows("DT Test Shared")
 	with as_user(people["manager"]):
 		assert [r.title for r in api.list_rows("DT Test Shared")["rows"]] == ["shared row"]
+
+
+def test_who_may_not_see_tools_is_not_told_which_use_a_table(clean, monkeypatch):
+	create("DT Test Hidden", FIELDS[:2])
+	fixtures.tool("dt_test_hidden_list", "Get List", "HF DT Test Hidden")
+	frappe.db.commit()
+	assert api.get_data_table("DT Test Hidden")["tools"] == ["dt_test_hidden_list"]
+	monkeypatch.setattr(api, "has_capability", lambda user, capability: capability != "tool.read")  # table.read, not tool.read
+	assert api.get_data_table("DT Test Hidden")["tools"] == []

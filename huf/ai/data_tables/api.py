@@ -118,7 +118,15 @@ def _as_dict(table, with_fields: bool = True) -> dict:
 	}
 	if with_fields:
 		out["fields"] = _fields(table.doctype_name)
+		out["tools"] = _tools_using(table.doctype_name)
 	return out
+
+
+def _tools_using(doctype: str) -> list[str]:
+	"""The agent tools that act on the table (its delete question names them), for who may see tools."""
+	if not has_capability(None, "tool.read"):
+		return []
+	return frappe.get_all("Agent Tool Function", filters={"reference_doctype": doctype}, pluck="name", order_by="name asc", ignore_permissions=True)
 
 
 @frappe.whitelist(methods=["POST"])

@@ -75,7 +75,8 @@ function Table({ table, canWrite }: { table: DataTable; canWrite: boolean }) {
 			{open === "delete" ? (
 				<div role="group" aria-label={`Delete ${table.table_name}?`} className="grid gap-2 rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-900">
 					<p>
-						Delete the table {table.table_name} and {table.row_count === 1 ? "its 1 row" : `all its ${table.row_count} rows`}? This can't be undone; agent tools that use it stop working.
+						Delete the table {table.table_name} and {table.row_count === 1 ? "its 1 row" : `all its ${table.row_count} rows`}? This can't be undone
+						{table.tools.length ? `, and these agent tools stop working: ${table.tools.join(", ")}.` : "; agent tools that use it stop working."}
 					</p>
 					<div className="flex gap-2">
 						<Button variant="danger" disabled={remove.isPending} onClick={() => remove.mutate()}>

@@ -58,6 +58,7 @@ const books: DataTable = {
 	modified: "2026-01-01 00:00:00",
 	row_count: 2,
 	fields,
+	tools: [] as string[],
 };
 const page = {
 	rows: [
@@ -274,9 +275,20 @@ describe("deleting a table", () => {
 		await user.click(await screen.findByRole("button", { name: "Delete table" }));
 		const ask = screen.getByRole("group", { name: "Delete Books?" });
 		expect(ask.textContent).toContain("all its 2 rows");
+		expect(ask.textContent).toContain("agent tools that use it stop working.");
 		await user.click(within(ask).getByRole("button", { name: "Delete the table" }));
 		expect(await screen.findByText("No tables yet")).toBeTruthy();
 		expect(called("delete_data_table")[0]?.args).toEqual({ name: "Books" });
+	});
+});
+
+describe("deleting a table that agent tools use", () => {
+	it("names the tools that stop working", async () => {
+		const user = userEvent.setup();
+		replies = { get_data_table: { ...books, tools: ["add_book", "list_books"] }, list_rows: page };
+		show("/tables/Books");
+		await user.click(await screen.findByRole("button", { name: "Delete table" }));
+		expect(screen.getByRole("group", { name: "Delete Books?" }).textContent).toContain("This can't be undone, and these agent tools stop working: add_book, list_books.");
 	});
 });
 

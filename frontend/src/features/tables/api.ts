@@ -40,7 +40,8 @@ export type TableSummary = {
 	modified: string;
 	row_count: number;
 };
-export type DataTable = TableSummary & { fields: TableField[] };
+/** `tools`: the agent tools that act on the table (empty for who may not see tools). */
+export type DataTable = TableSummary & { fields: TableField[]; tools: string[] };
 
 export const useTables = () => useQuery({ queryKey: ["data-tables"], queryFn: () => call<TableSummary[]>(`${API}list_data_tables`) });
 export const useTable = (name: string) => useQuery({ queryKey: ["data-table", name], queryFn: () => call<DataTable>(`${API}get_data_table`, { name }) });
