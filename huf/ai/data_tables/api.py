@@ -93,12 +93,18 @@ def _drop(doctype: str) -> None:
 	frappe.clear_cache(doctype=doctype)
 
 
+def _readable_rows(doctype: str, filters=None) -> int:
+	"""The rows of ``doctype`` the caller may read, counted (frappe.get_list: their DocPerms and
+	user permissions apply)."""
+	return frappe.get_list(doctype, fields=["count(name) as total"], filters=filters or {})[0].total
+
+
 def _row_count(doctype: str) -> int:
 	"""Every row for who may change the table (deleting it deletes them all), else the rows the
 	caller may read."""
 	if has_capability(None, "table.write"):
 		return frappe.db.count(doctype)
-	return readable_rows(doctype) if frappe.has_permission(doctype, "read") else 0
+	return _readable_rows(doctype) if frappe.has_permission(doctype, "read") else 0
 
 
 def _as_dict(table, with_fields: bool = True) -> dict:
@@ -362,13 +368,7 @@ def list_data_tables() -> list[dict]:
 @needs("table.read")
 def count_rows(name: str) -> int:
 	"""How many rows the caller may read (a 403 for who may read none, as ``list_rows``)."""
-	return readable_rows(_registry(name).doctype_name)
-
-
-def readable_rows(doctype: str, filters=None) -> int:
-	"""The rows of ``doctype`` the caller may read, counted (frappe.get_list: their DocPerms and
-	user permissions apply)."""
-	return frappe.get_list(doctype, fields=["count(name) as total"], filters=filters or {})[0].total
+	return _readable_rows(_registry(name).doctype_name)
 
 
 # --- rows -----------------------------------------------------------------------------------------
@@ -400,7 +400,7 @@ def list_rows(name: str, filters=None, order_by: str | None = None, start: int =
 		start=frappe.utils.cint(start),
 		page_length=frappe.utils.cint(page_length),
 	)
-	total = readable_rows(table.doctype_name, filters)
+	total = _readable_rows(table.doctype_name, filters)
 	return {"rows": rows, "total": total, "start": frappe.utils.cint(start), "page_length": frappe.utils.cint(page_length)}
 
 
