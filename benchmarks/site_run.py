@@ -4,8 +4,10 @@ Run from the bench's sites folder with the bench's Python, on a site with Huf in
     ../env/bin/python /path/to/huf/benchmarks/site_run.py --site <site> [--runs 30] [--rounds 1] [--show-sql]
 
 Prints medians of: a whole run with 3 tool calls (executed inline), split into model calls, tool
-work and everything else (persistence and bookkeeping), with its SQL statement count. How soon a
-queued run starts, and the first run of a fresh web worker: cold_starts.py.
+work and everything else (persistence and bookkeeping), with its SQL statement count, and the CPU
+time of this thread outside the model calls (what the Huf time is when MariaDB and Redis answer at
+once: on a busy machine the wall time grows, this does not). How soon a queued run starts, and the
+first run of a fresh web worker: cold_starts.py.
 
 The scripted model server runs in a process of its own by default, as a real model server would:
 in this process its request threads would take the interpreter's lock while Huf works and be
@@ -102,18 +104,19 @@ class Meter:
 	def __init__(self):
 		from huf.ai.engine import loop, tools
 
-		self.model = self.tools = 0.0
+		self.model = self.tools = self.model_cpu = 0.0
 		self.sql = self.tool_sql = 0
 		self.in_tool = False
 		self.statements: list[str] = []
 		real_call, real_exec, real_sql = loop.llm.stream_turn, tools.execute_tool_call, frappe.db.sql
 
 		def timed_call(*args, **kwargs):
-			started = time.perf_counter()
+			started, cpu = time.perf_counter(), time.thread_time()
 			try:
 				return real_call(*args, **kwargs)
 			finally:
 				self.model += time.perf_counter() - started
+				self.model_cpu += time.thread_time() - cpu
 
 		def timed_exec(*args, **kwargs):
 			started = time.perf_counter()
@@ -137,7 +140,7 @@ class Meter:
 		self._call = timed_call
 
 	def reset(self):
-		self.model = self.tools = 0.0
+		self.model = self.tools = self.model_cpu = 0.0
 		self.sql = self.tool_sql = 0
 		self.statements = []
 
@@ -163,20 +166,21 @@ def measure_inline(site: str, runs: int, show_sql: bool = False, in_process: boo
 		from huf.ai import executor
 
 		executor.run_loop = run_loop
-		totals, model, tools, other, sql, tool_sql, round_medians = [], [], [], [], [], [], []
+		totals, model, tools, other, sql, tool_sql, round_medians, cpu = [], [], [], [], [], [], [], []
 		for i in range(runs * rounds + 3):
 			if i > 3 and (i - 3) % runs == 0:
 				round_medians.append(statistics.median(t - m for t, m in zip(totals[-runs:], model[-runs:], strict=True)))
 				time.sleep(2)
 			script_three_tools(llm)
 			meter.reset()
-			started = time.perf_counter()
+			started, started_cpu = time.perf_counter(), time.thread_time()
 			result = run_agent_sync(agent, f"benchmark {i}", channel_id=f"bench-{i}", now=True)
-			wall = time.perf_counter() - started
+			wall, used = time.perf_counter() - started, time.thread_time() - started_cpu
 			assert result["status"] == "Success", result
 			if i < 3:
 				continue  # warm-up: imports, caches
 			totals.append(wall)
+			cpu.append(used - meter.model_cpu)
 			model.append(meter.model)
 			tools.append(meter.tools)
 			other.append(wall - meter.model - meter.tools)
@@ -191,6 +195,7 @@ def measure_inline(site: str, runs: int, show_sql: bool = False, in_process: boo
 		print(f"  tool work:                     {spread(tools)}")
 		print(f"  Huf persistence + bookkeeping: {spread(other)}")
 		print(f"  Huf time (wall - model):       {spread(huf)}")
+		print(f"  of which this thread's CPU:    {spread(cpu)}")
 		if rounds > 1:
 			print(f"  Huf time, each round's median: {', '.join(ms(value) for value in round_medians)}")
 		print(f"  SQL statements per run:        {statistics.median(sql):.0f} (range {min(sql)}-{max(sql)}), of which the tools' own {statistics.median(tool_sql):.0f}")
