@@ -293,3 +293,54 @@ def test_removing_a_stored_secret_removes_it_from_the_encrypted_store(site, hook
 	with pytest.raises(ToolError, match="Cleared chat has no webhook URL"):
 		send_message("Cleared chat", "ops", "hello")
 	frappe.db.rollback()
+
+
+def test_settings_that_list_agents_are_theirs_alone(site, llm, web, hook):
+	"""Allowed Agents: the listed agents send through the settings; another agent, naming them or
+	only their service, is told in the run and nothing is posted; a flow's step likewise; the
+	Integrations page's test message is not limited."""
+	from huf.ai.agent.integration import run_agent_sync
+	from huf.ai.tools.context import RunContext
+
+	drop_settings("webhook")
+	trusted = fixtures.agent(llm, name="Integrations Trusted", tools=("send_message",))
+	other = fixtures.agent(llm, name="Integrations Other", tools=("send_message",))
+	kept = settings("Kept chat", "webhook", {"webhook_url": hook.url("/kept")}, [{"recipient_name": "Ops"}], allowed_agents=[trusted])
+	settings("Open chat", "webhook", {"webhook_url": hook.url("/open")}, [{"recipient_name": "Ops"}], is_default=0)
+	assert api.get_integration_settings(kept)["allowed_agents"] == [trusted]
+	assert api.get_integration_settings("Open chat")["allowed_agents"] == []
+	assert {trusted, other} <= set(api.list_integrations()["agents"])
+
+	def ask(agent: str, service: str) -> dict:
+		llm.script(tool_calls([("k1", "send_message", json.dumps({"service": service, "recipient": "Ops", "text": f"from {agent}"}))]), text("Done."))
+		reply = run_agent_sync(agent, "Post it", now=True)
+		assert reply["status"] == "Success", reply
+		return frappe.get_all("Agent Tool Call", {"agent_run": reply["run"]}, ["status", "tool_result"])[0]
+
+	refused = ask(other, "Kept chat")
+	assert refused.status == "Failed" and "Kept chat is kept for the agents an admin chose, and the agent Integrations Other is not one" in refused.tool_result
+	assert hook.seen == []
+	# naming the service: the default (Kept chat) is for the trusted agent; the other one gets the only settings it may use
+	assert ask(other, "webhook").status == "Success" and hook.seen[-1].path == "/open"
+	assert ask(trusted, "webhook").status == "Success" and hook.seen[-1].path == "/kept"
+	assert ask(trusted, "Kept chat").status == "Success" and hook.seen[-1].path == "/kept"
+	posts = len(hook.seen)
+	frappe.db.set_value("Integration Settings", "Open chat", "is_active", 0)
+	frappe.db.commit()
+	refused = ask(other, "webhook")
+	assert "Every active settings of webhook is kept for the agents an admin chose" in refused.tool_result and len(hook.seen) == posts
+	# a flow's tool step (no agent) and other code outside a run
+	frappe.flags.huf_tool_context = RunContext(run="", conversation="", agent="", user="Administrator")
+	try:
+		with pytest.raises(ToolError, match="and a flow is not one of them"):
+			send_message("Kept chat", "Ops", "from a flow")
+	finally:
+		frappe.flags.huf_tool_context = None
+	boss = web.token_headers(make_user("integrations-keeper@huf.test", ["Huf Manager"]))
+	sent = web.post("/api/method/huf.ai.integrations.api.send_test_message", {"settings": kept, "recipient": "Ops"}, boss)
+	assert sent.status_code == 200 and hook.seen[-1].path == "/kept" and len(hook.seen) == posts + 1
+	# emptied again: every agent may send
+	api.save_integration_settings({"name": kept, "allowed_agents": []})
+	frappe.db.commit()
+	assert ask(other, "Kept chat").status == "Success" and hook.seen[-1].path == "/kept"
+	drop_settings("webhook")

@@ -20,7 +20,8 @@ SERVICE_FIELDS = ["name", "title", "category", "description", "documentation_url
 @frappe.whitelist(methods=["GET"])
 @needs("integration.write")
 def list_integrations() -> dict:
-	"""The services with the credentials each takes, and the settings made for them."""
+	"""The services with the credentials each takes, the settings made for them, and the agents
+	(names only) settings can be kept for."""
 	services = frappe.get_list("Integration Service", fields=SERVICE_FIELDS, order_by="is_builtin desc, name asc")
 	for service in services:
 		service["credentials"] = schema_of(service["name"])
@@ -35,7 +36,8 @@ def list_integrations() -> dict:
 	)  # fmt: skip
 	for row in settings:
 		row["recipients"] = counts.get(row["name"], 0)
-	return {"services": services, "settings": settings}
+	agents = frappe.get_all("Agent", pluck="name", order_by="name asc")  # names only: whom settings may be kept for
+	return {"services": services, "settings": settings, "agents": agents}
 
 
 @frappe.whitelist(methods=["GET"])
@@ -55,6 +57,7 @@ def view(doc) -> dict:
 			{"row": row.name, "recipient_name": row.recipient_name, "recipient_id": row.recipient_id or "", "has_webhook_url": bool(row.webhook_url)}
 			for row in doc.recipients
 		],
+		"allowed_agents": [row.agent for row in doc.allowed_agents],
 	}  # fmt: skip
 
 
@@ -63,7 +66,8 @@ def view(doc) -> dict:
 def save_integration_settings(settings: str | dict) -> dict:
 	"""Create or change settings (a title and service for new ones; what is left out stays as it
 	is). ``credentials``: key -> new value (an empty value keeps the stored
-	one); ``clear_credentials``: keys to remove. Each recipient with its ``row`` id keeps its stored
+	one); ``clear_credentials``: keys to remove; ``allowed_agents``: the agents that alone may send
+	through them (empty: every agent). Each recipient with its ``row`` id keeps its stored
 	webhook URL unless a new ``webhook_url`` is given or ``clear_webhook_url`` is set."""
 	data = frappe._dict(json.loads(settings) if isinstance(settings, str) else settings)
 	if data.get("name"):
@@ -78,6 +82,8 @@ def save_integration_settings(settings: str | dict) -> dict:
 			doc.set(flag, int(bool(data.get(flag, flag == "is_active"))))
 	dropped = _credentials(doc, data.get("credentials") or {}, set(data.get("clear_credentials") or ()))
 	gone = _recipients(doc, data.recipients) if "recipients" in data else []
+	if "allowed_agents" in data:  # none: every agent may send through them
+		doc.set("allowed_agents", [{"agent": agent} for agent in dict.fromkeys(data.allowed_agents or ())])
 	doc.save()
 	for row in dropped:  # what was removed is gone from the encrypted store too
 		remove_encrypted_password("Integration Credential", row, "value")

@@ -24,40 +24,75 @@ class Recipient:
 	row: str | None = None  # the Integration Recipient row (its own webhook URL), None for a direct address
 
 
-def find_settings(service: str):
+ANYONE = None  # who sends outside a run (a test message, another app's code): no agent to check
+
+
+def find_settings(service: str, sender: str | None = ANYONE):
 	"""The active Integration Settings for ``service``: a service name (its settings marked default,
-	else the only active one) or one settings' title, case-insensitive."""
+	else the only active one) or one settings' title, case-insensitive. ``sender``: the agent a run
+	sends for ("" for a flow's tool step, ``ANYONE`` outside a run). Settings that list Allowed Agents
+	are for those agents only; settings that list none are for every sender."""
 	wanted = (service or "").strip()
+	rows = _active(sender)
 	if not wanted:
-		raise ToolError(_("Say which integration to use: {0}.").format(_known_services()))
-	rows = frappe.get_all(
-		"Integration Settings", filters={"is_active": 1}, fields=["name", "service", "is_default"], order_by="creation asc"
-	)
+		raise ToolError(_("Say which integration to use: {0}.").format(_known_services(rows)))
 	by_title = [row for row in rows if row.name.lower() == wanted.lower()]
 	if by_title:
-		return frappe.get_doc("Integration Settings", by_title[0].name)
+		return _usable(by_title[0], sender)
 	of_service = [row for row in rows if row.service.lower() == wanted.lower()]
 	if not of_service:
 		if not frappe.db.exists("Integration Service", wanted):
-			raise ToolError(_("There is no integration named {0}. Use one of: {1}.").format(wanted, _known_services()))
+			raise ToolError(_("There is no integration named {0}. Use one of: {1}.").format(wanted, _known_services(rows)))
 		raise ToolError(
 			_("The integration service {0} has no active settings, so nothing can be sent through it. {1}").format(wanted, ADD_THEM)
 		)
-	chosen = [row for row in of_service if row.is_default] or (of_service if len(of_service) == 1 else [])
+	usable = [row for row in of_service if row.allowed]
+	if not usable:
+		raise _refused(_("Every active settings of {0}").format(wanted), sender)
+	chosen = [row for row in usable if row.is_default] or (usable if len(usable) == 1 else [])
 	if not chosen:
-		names = ", ".join(row.name for row in of_service)
+		names = ", ".join(row.name for row in usable)
 		raise ToolError(
 			_("The service {0} has several settings and none is the default. Pass one of these as service: {1}.").format(wanted, names)
 		)
-	return frappe.get_doc("Integration Settings", chosen[0].name)
+	return _usable(chosen[0], sender)
 
 
-def _known_services() -> str:
-	rows = frappe.get_all("Integration Settings", filters={"is_active": 1}, fields=["name", "service"], order_by="name asc")
+def _active(sender: str | None) -> list:
+	"""The active settings, each with ``allowed``: whether ``sender`` may send through them."""
+	rows = frappe.get_all(
+		"Integration Settings", filters={"is_active": 1}, fields=["name", "service", "is_default"], order_by="creation asc"
+	)
+	listed: dict[str, set[str]] = {}
+	for row in frappe.get_all(
+		"Integration Allowed Agent", filters={"parenttype": "Integration Settings"}, fields=["parent", "agent"]
+	):
+		listed.setdefault(row.parent, set()).add(row.agent)
+	for row in rows:
+		agents = listed.get(row.name)
+		row.allowed = sender is ANYONE or not agents or sender in agents
+	return rows
+
+
+def _usable(row, sender: str | None):
+	if not row.allowed:
+		raise _refused(_("The integration {0}").format(row.name), sender)
+	return frappe.get_doc("Integration Settings", row.name)
+
+
+def _refused(what: str, sender: str | None) -> ToolError:
+	who = _("the agent {0}").format(sender) if sender else _("a flow")
+	return ToolError(
+		_("{0} is kept for the agents an admin chose, and {1} is not one of them. An admin can allow it on the Integrations page of Huf.").format(what, who)
+	)
+
+
+def _known_services(rows: list) -> str:
+	rows = [row for row in rows if row.allowed]
 	if not rows:
 		return _("none is set up yet. {0}").format(ADD_THEM)
 	services = sorted({row.service for row in rows})
-	return ", ".join(services + [row.name for row in rows if row.name not in services])
+	return ", ".join(services + sorted(row.name for row in rows if row.name not in services))
 
 
 def recipient(settings, wanted: str, direct=None) -> Recipient:

@@ -5,6 +5,7 @@ id, never a credential."""
 
 from __future__ import annotations
 
+import frappe
 from frappe import _
 
 from huf.ai.engine.tools import ToolError
@@ -25,7 +26,7 @@ def send_message(service: str, recipient: str, text: str, subject: str | None = 
 		subject: A subject line (email) or heading (chat, notification).
 	"""
 	text = senders.checked_text(text)
-	settings = found.find_settings(service)
+	settings = found.find_settings(service, _sender())
 	if settings.service == NOTIFICATION:
 		to, user = _site_recipient(settings, recipient, direct=senders.site_user)
 		result = senders.notify_user(user, text, subject)
@@ -52,10 +53,16 @@ def notify(user: str, text: str, subject: str | None = None) -> dict:
 	return {**senders.notify_user(person, text, subject), "service": NOTIFICATION}
 
 
+def _sender() -> str | None:
+	"""The agent whose run calls the tool ("" for a flow's tool step); ANYONE outside a run."""
+	ctx = frappe.flags.get("huf_tool_context")
+	return ctx.agent if ctx is not None else found.ANYONE
+
+
 def _mapped(user: str) -> str:
 	"""A recipient's name from the site notification settings, when there are any."""
 	try:
-		settings = found.find_settings(NOTIFICATION)
+		settings = found.find_settings(NOTIFICATION, _sender())
 	except ToolError:
 		raise ToolError(_("There is no active user {0} on this site. Pass a user's ID or email.").format(user or '""')) from None
 	return _site_recipient(settings, user)[1]

@@ -33,8 +33,12 @@ def build_tool(doc, ctx: RunContext) -> Tool:
 	action = doctype_tools.action(doc.types, doc.reference_doctype)
 
 	def handler(args: dict):
-		frappe.flags.huf_tool_context = ctx  # which run a built-in tool works for (ocr_document's model)
-		return guarded(lambda: target(args, ctx), writes, action)
+		outer = frappe.flags.get("huf_tool_context")  # a sub-agent's tools run inside its caller's Run Agent call
+		frappe.flags.huf_tool_context = ctx  # which run a built-in tool works for (ocr_document's model, send_message's agent)
+		try:
+			return guarded(lambda: target(args, ctx), writes, action)
+		finally:
+			frappe.flags.huf_tool_context = outer
 
 	description = definition.get("description") or doc.description
 	return Tool(

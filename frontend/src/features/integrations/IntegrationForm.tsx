@@ -7,18 +7,18 @@ import { ErrorNote, Loading } from "../../components/ui/status";
 import { OVERVIEW, saveSettings, useIntegrationSettings, type Service } from "./api";
 import { credentialLabel, draftFrom, emptyDraft, hasErrors, newRecipient, payload, validate, type Draft, type DraftErrors, type RecipientDraft } from "./rules";
 
-type FormProps = { service: Service; name: string | null; onDone: (saved: string) => void };
+type FormProps = { service: Service; name: string | null; agents: string[]; onDone: (saved: string) => void };
 
 /** Add settings for a service, or change saved ones (loaded first). */
-export function IntegrationForm({ service, name, onDone }: FormProps) {
+export function IntegrationForm({ service, name, agents, onDone }: FormProps) {
 	const stored = useIntegrationSettings(name);
-	if (!name) return <Editor service={service} name={null} initial={emptyDraft()} onDone={onDone} />;
+	if (!name) return <Editor service={service} name={null} agents={agents} initial={emptyDraft()} onDone={onDone} />;
 	if (stored.isPending) return <Loading />;
 	if (stored.isError) return <ErrorNote error={stored.error} />;
-	return <Editor service={service} name={name} initial={draftFrom(stored.data)} onDone={onDone} />;
+	return <Editor service={service} name={name} agents={agents} initial={draftFrom(stored.data)} onDone={onDone} />;
 }
 
-function Editor({ service, name, initial, onDone }: FormProps & { initial: Draft }) {
+function Editor({ service, name, agents, initial, onDone }: FormProps & { initial: Draft }) {
 	const queryClient = useQueryClient();
 	const [draft, setDraft] = useState<Draft>(initial);
 	const [errors, setErrors] = useState<DraftErrors>({ credentials: {}, recipients: {} });
@@ -95,6 +95,7 @@ function Editor({ service, name, initial, onDone }: FormProps & { initial: Draft
 					Add a recipient
 				</Button>
 			</fieldset>
+			<AllowedAgents agents={agents} chosen={draft.agents} onChange={(chosen) => update({ agents: chosen })} />
 			<Checkbox label="Turned on" checked={draft.is_active} onChange={(e) => update({ is_active: e.target.checked })} />
 			<Checkbox label="Use these settings when a message names only the service" checked={draft.is_default} onChange={(e) => update({ is_default: e.target.checked })} />
 			{save.isError ? <ErrorNote error={save.error} /> : null}
@@ -104,6 +105,36 @@ function Editor({ service, name, initial, onDone }: FormProps & { initial: Draft
 				</Button>
 			</div>
 		</form>
+	);
+}
+
+type AllowedProps = { agents: string[]; chosen: string[]; onChange: (chosen: string[]) => void };
+
+/** The agents these settings are kept for; none ticked: every agent with the send_message tool. */
+function AllowedAgents({ agents, chosen, onChange }: AllowedProps) {
+	const listed = [...agents, ...chosen.filter((agent) => !agents.includes(agent))];
+	return (
+		<fieldset className="grid gap-2">
+			<legend className="text-sm font-medium text-slate-800">Agents that may send</legend>
+			<p className="text-xs text-slate-500">
+				Tick agents to keep these settings for them alone. With none ticked, every agent with the send_message tool can send through them. Flows send only through
+				settings with none ticked.
+			</p>
+			{listed.length ? (
+				<div className="grid gap-1 sm:grid-cols-2">
+					{listed.map((agent) => (
+						<Checkbox
+							key={agent}
+							label={agent}
+							checked={chosen.includes(agent)}
+							onChange={(e) => onChange(e.target.checked ? [...chosen, agent] : chosen.filter((other) => other !== agent))}
+						/>
+					))}
+				</div>
+			) : (
+				<p className="text-sm text-slate-600">There are no agents yet, so every agent you make can send through these settings until you tick some here.</p>
+			)}
+		</fieldset>
 	);
 }
 

@@ -24,11 +24,13 @@ const overview: Overview = {
 		{ name: "email", title: "Email", category: "Communication", description: "Sends email.", documentation_url: null, recipient_label: "Email address", credentials: [] },
 	],
 	settings: [{ name: "Team chat", service: "webhook", is_active: 1, is_default: 1, recipients: 1 }],
+	agents: ["Release Bot", "Support"],
 };  // prettier-ignore
 const teamChat: SettingsView = {
 	name: "Team chat", service: "webhook", is_active: 1, is_default: 1,
 	credentials: [{ key: "webhook_url", is_set: true }],
 	recipients: [{ row: "r1", recipient_name: "General", recipient_id: "#general", has_webhook_url: false }],
+	allowed_agents: ["Release Bot"],
 };  // prettier-ignore
 
 function show() {
@@ -68,7 +70,7 @@ describe("the Integrations page", () => {
 		expect(called("save_integration_settings")[0]?.args).toEqual({
 			settings: {
 				title: "Alerts", service: "webhook", is_active: true, is_default: true, credentials: { webhook_url: "https://hooks.example.com/T1/secret" },
-				clear_credentials: [], recipients: [{ recipient_name: "Ops", recipient_id: "#ops" }],
+				clear_credentials: [], recipients: [{ recipient_name: "Ops", recipient_id: "#ops" }], allowed_agents: [],
 			},
 		});  // prettier-ignore
 	});
@@ -90,6 +92,25 @@ describe("the Integrations page", () => {
 		expect(sent.credentials).toEqual({});
 		expect(sent.is_default).toBe(false);
 		expect(sent.recipients).toEqual([{ row: "r1", recipient_name: "General", recipient_id: "#general" }]);
+		expect(sent.allowed_agents).toEqual(["Release Bot"]);
+	});
+
+	it("keeps settings for the agents ticked, and says what none ticked means", async () => {
+		const user = userEvent.setup();
+		api.replies = { list_integrations: overview, get_integration_settings: teamChat, save_integration_settings: teamChat };
+		show();
+		await user.click(await screen.findByRole("button", { name: "Edit Team chat" }));
+		const dialog = await screen.findByRole("dialog", { name: "Edit Team chat" });
+		const agents = within(await within(dialog).findByRole("group", { name: "Agents that may send" }));
+		expect(agents.getByText(/With none ticked, every agent with the send_message tool can send through them/)).toBeTruthy();
+		const bot = agents.getByRole("checkbox", { name: "Release Bot" }) as HTMLInputElement;
+		const support = agents.getByRole("checkbox", { name: "Support" }) as HTMLInputElement;
+		expect([bot.checked, support.checked]).toEqual([true, false]);
+		await user.click(support);
+		await user.click(bot);
+		await user.click(within(dialog).getByRole("button", { name: "Save" }));
+		expect(await screen.findByText("Team chat is saved.")).toBeTruthy();
+		expect((called("save_integration_settings")[0]?.args.settings as Record<string, unknown>).allowed_agents).toEqual(["Support"]);
 	});
 
 	it("sends a test message and shows the server's words when it fails", async () => {

@@ -63,7 +63,7 @@ export default function IntegrationsPage() {
 				title={editing?.name ? `Edit ${editing.name}` : `Add ${serviceLabel(editing?.service).toLowerCase()}`}
 				{...(editing?.service.description ? { description: editing.service.description } : {})}
 			>
-				{editing ? <IntegrationForm service={editing.service} name={editing.name} onDone={(saved) => { setEditing(null); setDone(`${saved} is saved.`); }} /> : null}
+				{editing ? <IntegrationForm service={editing.service} name={editing.name} agents={overview.data?.agents ?? []} onDone={(saved) => { setEditing(null); setDone(`${saved} is saved.`); }} /> : null}
 			</Dialog>
 			{testing ? <TestDialog name={testing} onClose={() => setTesting(null)} /> : null}
 			{deleting ? <DeleteDialog name={deleting} onClose={() => setDeleting(null)} onDeleted={() => { setDone(`${deleting} is deleted.`); setDeleting(null); }} /> : null}

@@ -16,7 +16,7 @@ export type Service = {
 	credentials: CredentialSpec[];
 };
 export type SettingsRow = { name: string; service: string; is_active: 0 | 1; is_default: 0 | 1; recipients: number };
-export type Overview = { services: Service[]; settings: SettingsRow[] };
+export type Overview = { services: Service[]; settings: SettingsRow[]; agents: string[] };
 
 export type StoredRecipient = { row: string; recipient_name: string; recipient_id: string; has_webhook_url: boolean };
 export type SettingsView = {
@@ -26,6 +26,7 @@ export type SettingsView = {
 	is_default: 0 | 1;
 	credentials: { key: string; is_set: boolean }[];
 	recipients: StoredRecipient[];
+	allowed_agents: string[];
 };
 
 export type SavePayload = {
@@ -37,6 +38,7 @@ export type SavePayload = {
 	credentials: Record<string, string>;
 	clear_credentials: string[];
 	recipients: { row?: string; recipient_name: string; recipient_id: string; webhook_url?: string; clear_webhook_url?: boolean }[];
+	allowed_agents: string[];
 };
 
 export type SendResult = { sent: boolean; recipient: string; integration: string; queue_id?: string; message_id?: string; notification_id?: string };

@@ -12,6 +12,7 @@ const stored: SettingsView = {
 	name: "Team chat", service: "webhook", is_active: 1, is_default: 0,
 	credentials: [{ key: "webhook_url", is_set: true }],
 	recipients: [{ row: "r1", recipient_name: "Ops", recipient_id: "#ops", has_webhook_url: true }],
+	allowed_agents: ["Release Bot"],
 };  // prettier-ignore
 
 describe("the integration form's rules", () => {
@@ -20,7 +21,7 @@ describe("the integration form's rules", () => {
 		expect(draft.credentials).toEqual({});
 		expect(payload(draft, webhook, "Team chat")).toEqual({
 			name: "Team chat", is_active: true, is_default: false, credentials: {}, clear_credentials: [],
-			recipients: [{ row: "r1", recipient_name: "Ops", recipient_id: "#ops" }],
+			recipients: [{ row: "r1", recipient_name: "Ops", recipient_id: "#ops" }], allowed_agents: ["Release Bot"],
 		});  // prettier-ignore
 		const typed = { ...draft, credentials: { webhook_url: " https://hooks.example.com/new " }, clear: ["webhook_url"] };
 		expect(payload(typed, webhook, "Team chat").credentials).toEqual({ webhook_url: "https://hooks.example.com/new" });
@@ -35,6 +36,7 @@ describe("the integration form's rules", () => {
 		expect(sent.title).toBe("Team mail");
 		expect(sent.service).toBe("email");
 		expect(sent.name).toBeUndefined();
+		expect(sent.allowed_agents).toEqual([]);
 		expect(hasErrors(validate(draft, email, true))).toBe(false);
 	});
 

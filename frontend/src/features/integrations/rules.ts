@@ -12,6 +12,7 @@ export type Draft = {
 	stored: Record<string, boolean>;
 	clear: string[];
 	recipients: RecipientDraft[];
+	agents: string[];
 };
 export type DraftErrors = { title?: string; credentials: Record<string, string>; recipients: Record<string, string> };
 
@@ -32,7 +33,7 @@ export function newRecipient(): RecipientDraft {
 }
 
 export function emptyDraft(): Draft {
-	return { title: "", is_active: true, is_default: true, credentials: {}, stored: {}, clear: [], recipients: [newRecipient()] };
+	return { title: "", is_active: true, is_default: true, credentials: {}, stored: {}, clear: [], recipients: [newRecipient()], agents: [] };
 }
 
 export function draftFrom(view: SettingsView): Draft {
@@ -44,6 +45,7 @@ export function draftFrom(view: SettingsView): Draft {
 		stored: Object.fromEntries(view.credentials.map((item) => [item.key, item.is_set])),
 		clear: [],
 		recipients: view.recipients.map((item) => ({ ...item, key: item.row, webhook_url: "", clear_webhook_url: false })),
+		agents: view.allowed_agents,
 	};
 }
 
@@ -93,5 +95,6 @@ export function payload(draft: Draft, service: Service, name: string | null): Sa
 			recipient_id: item.recipient_id.trim(),
 			...(item.webhook_url.trim() ? { webhook_url: item.webhook_url.trim() } : item.clear_webhook_url ? { clear_webhook_url: true } : {}),
 		})),
+		allowed_agents: draft.agents,
 	};
 }
