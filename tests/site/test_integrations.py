@@ -328,7 +328,7 @@ def test_settings_that_list_agents_are_theirs_alone(site, llm, web, hook):
 	frappe.db.set_value("Integration Settings", "Open chat", "is_active", 0)
 	frappe.db.commit()
 	refused = ask(other, "webhook")
-	assert "Every active settings of webhook is kept for the agents an admin chose" in refused.tool_result and len(hook.seen) == posts
+	assert "Every active integration of the service webhook is kept for the agents an admin chose" in refused.tool_result and len(hook.seen) == posts
 	# a flow's tool step (no agent) and other code outside a run
 	frappe.flags.huf_tool_context = RunContext(run="", conversation="", agent="", user="Administrator")
 	try:

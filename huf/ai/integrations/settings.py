@@ -48,7 +48,7 @@ def find_settings(service: str, sender: str | None = ANYONE):
 		)
 	usable = [row for row in of_service if row.allowed]
 	if not usable:
-		raise _refused(_("Every active settings of {0}").format(wanted), sender)
+		raise _refused(_("Every active integration of the service {0}").format(wanted), sender)
 	chosen = [row for row in usable if row.is_default] or (usable if len(usable) == 1 else [])
 	if not chosen:
 		names = ", ".join(row.name for row in usable)
