@@ -64,13 +64,14 @@ def _active(sender: str | None) -> list:
 		"Integration Settings", filters={"is_active": 1}, fields=["name", "service", "is_default"], order_by="creation asc"
 	)
 	listed: dict[str, set[str]] = {}
-	for row in frappe.get_all(
-		"Integration Allowed Agent", filters={"parenttype": "Integration Settings"}, fields=["parent", "agent"]
-	):
-		listed.setdefault(row.parent, set()).add(row.agent)
+	if sender is not ANYONE:  # outside a run every active settings may be used: nothing to read
+		for row in frappe.get_all(
+			"Integration Allowed Agent", filters={"parenttype": "Integration Settings"}, fields=["parent", "agent"]
+		):
+			listed.setdefault(row.parent, set()).add(row.agent)
 	for row in rows:
 		agents = listed.get(row.name)
-		row.allowed = sender is ANYONE or not agents or sender in agents
+		row.allowed = not agents or sender in agents
 	return rows
 
 
