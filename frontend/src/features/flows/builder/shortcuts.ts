@@ -3,18 +3,8 @@
 // in a field is one undo step until focus moves (editor.ts `edit`'s `typing`, `pause`).
 import type { FocusEvent, KeyboardEvent } from "react";
 import * as model from "./editor";
+import { isField } from "./typing";
 import type { useEditor } from "./useEditor";
-
-/** Keys pressed here are the field's own, not the builder's. */
-const isField = (target: EventTarget | null) => target instanceof HTMLElement && (target.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName));
-const NOT_TYPED = ["checkbox", "radio", "button", "submit", "reset", "range", "color", "file"];
-
-/** The field being typed in, which stands for its typing in the undo history; null elsewhere. */
-export function typingIn(): HTMLElement | null {
-	const active = typeof document === "undefined" ? null : document.activeElement;
-	if (active instanceof HTMLInputElement) return NOT_TYPED.includes(active.type) ? null : active;
-	return active instanceof HTMLTextAreaElement || (active instanceof HTMLElement && active.isContentEditable) ? active : null;
-}
 
 /** Props for the builder's outermost element. */
 export function useShortcuts(editor: ReturnType<typeof useEditor>, readOnly: boolean) {

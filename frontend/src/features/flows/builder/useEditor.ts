@@ -4,7 +4,7 @@ import { applyEdgeChanges, applyNodeChanges, useStoreApi, type Connection, type 
 import { useCallback, useState } from "react";
 import type { LinkEdge, StepNode } from "./catalog";
 import * as model from "./editor";
-import { typingIn } from "./shortcuts";
+import { typingIn } from "./typing";
 
 export function useEditor(initial: () => model.Graph, readOnly: boolean) {
 	const [editor, setEditor] = useState(() => model.start(initial()));
