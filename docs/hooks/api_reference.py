@@ -241,7 +241,11 @@ def _text(docstring: str) -> str:
 
 
 def _cell(text: str) -> str:
-	return text.replace("|", r"\|")
+	"""Text for a table cell: a pipe outside a code span would end the cell (inside one it does not)."""
+	parts = _CODE.split(text)
+	for i in range(0, len(parts), 2):
+		parts[i] = parts[i].replace("|", r"\|")
+	return "".join(parts)
 
 
 def _http(method: Method) -> str:
@@ -253,6 +257,16 @@ def _capability_cell(method: Method, link: str) -> str:
 	if method.open_to is not None:
 		return "open" + (f"; signed-in callers: {', '.join(caps)}" if caps else "")
 	return ", ".join(caps) or "none found"
+
+
+def signature(method: Method) -> str:
+	"""``name(a: str, b=None) -> dict``; one argument per line when that would be long."""
+	arguments = [a.signature() for a in method.arguments]
+	returns = f" -> {method.returns}" if method.returns else ""
+	one_line = f"{method.name}({', '.join(arguments)}){returns}"
+	if len(one_line) <= 90:
+		return one_line
+	return f"{method.name}(\n" + "".join(f"    {a},\n" for a in arguments) + f"){returns}"
 
 
 def page_name(module: str) -> str:
@@ -279,7 +293,7 @@ def module_page(module: str, methods: list[Method], capabilities: dict[str, str]
 			"",
 		]
 	for method in methods:
-		lines += [f"## {method.name} {{#{method.name}}}", "", f"`{method.address}`", ""]
+		lines += [f"## {method.name} {{#{method.name}}}", ""]
 		rows = [("Dotted path", f"`{method.dotted}`"), ("HTTP methods", _http(method))]
 		if method.also_at:
 			rows.append(("Also at", ", ".join(f"`/api/method/{path}`" for path in method.also_at)))
@@ -294,15 +308,14 @@ def module_page(module: str, methods: list[Method], capabilities: dict[str, str]
 		for capability in method.asked:
 			rows.append(("Asks", f"[`{capability}`]({WHO_PAGE}#capabilities) (`has_capability`): the answer depends on whether the caller holds it"))
 		rows.append(("Source", f"`{method.file}`, line {method.line}"))
-		lines += ["| | |", "| :--- | :--- |"] + [f"| {key} | {_cell(value)} |" for key, value in rows] + [""]
-		signature = ", ".join(a.signature() for a in method.arguments)
-		lines += ["```python", f"{method.name}({signature})" + (f" -> {method.returns}" if method.returns else ""), "```", ""]
+		lines += ["| Address | `" + method.address + "` |", "| :--- | :--- |"] + [f"| {key} | {_cell(value)} |" for key, value in rows] + [""]
+		lines += ["```python", signature(method), "```", ""]
 		if method.arguments:
 			lines += ["| Argument | Type | Default |", "| :--- | :--- | :--- |"]
 			for arg in method.arguments:
 				name = {"*args": "*", "**kwargs": "**"}.get(arg.kind, "") + arg.name
 				default = "any other arguments" if arg.kind != "plain" else (f"`{arg.default}`" if arg.default is not None else "required")
-				lines.append(f"| `{name}` | {f'`{_cell(arg.annotation)}`' if arg.annotation else ''} | {_cell(default)} |")
+				lines.append(f"| `{name}` | {_cell(f'`{arg.annotation}`') if arg.annotation else ''} | {_cell(default)} |")
 			lines.append("")
 		if method.docstring:
 			lines += [_text(method.docstring), ""]
@@ -318,7 +331,8 @@ def index_page(methods: list[Method]) -> str:
 		"`/api/method/<dotted path>`, signed in (with the session's CSRF token in `X-Frappe-CSRF-Token`) or "
 		"with an `Authorization: token <api_key>:<api_secret>` header, or from Python with "
 		"`frappe.call(\"<dotted path>\", **arguments)`. A caller without the capability a method needs gets "
-		"`403` naming it (see [Who may do what](../who-may-do-what.md)).",
+		"`403` naming it (see [Who may do what](../who-may-do-what.md)). HTTP **any** is Frappe's default: "
+		"GET, POST, PUT or DELETE.",
 		"",
 		"| Method | HTTP | Capability |",
 		"| :--- | :--- | :--- |",
