@@ -3,8 +3,8 @@
 A capability is ``<area>.<action>``. A Huf Role holds a set of them and maps to one Frappe Role
 (``Huf Role.frappe_role``); whoever holds that Frappe Role has the Huf Role's capabilities
 (huf/permissions.py ``has_capability``). Whitelisted methods name theirs with ``needs``, which is
-how the permission walk (tests/site/test_access_matrix.py) and the README's capability table
-(``python -m huf.capabilities``) know them.
+how the permission walk (tests/site/test_access_matrix.py), the capability table of
+docs/who-may-do-what.md (``python -m huf.capabilities``) and the docs' API reference know them.
 
 ``DOCTYPE_RIGHTS`` is what each capability lets its holder do to Huf's records in Desk and through
 the REST API; a custom Huf Role gets exactly those rights (huf_role.py), and the built-in roles'
@@ -135,7 +135,7 @@ def roles_with(capability: str) -> list[str]:
 
 
 def markdown_table() -> str:
-	"""The README's table: each capability, what it allows, and which built-in Huf Roles hold it."""
+	"""The table in docs/who-may-do-what.md: each capability, what it allows, and which built-in Huf Roles hold it."""
 	lines = ["| Capability | What it allows | Built-in Huf Roles that hold it |", "| :--- | :--- | :--- |"]
 	for name, about in CAPABILITIES.items():
 		lines.append(f"| `{name}` | {about} | {', '.join(roles_with(name))} |")

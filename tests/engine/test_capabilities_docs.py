@@ -1,4 +1,4 @@
-"""The README's capability table is the one huf/capabilities.py makes (``python -m huf.capabilities``),
+"""The capability table of docs/who-may-do-what.md is the one huf/capabilities.py makes (``python -m huf.capabilities``),
 and that module can be imported without Frappe, so this runs in the engine tier."""
 
 import subprocess
@@ -8,15 +8,16 @@ from pathlib import Path
 from huf.capabilities import markdown_table
 
 ROOT = Path(__file__).resolve().parents[2]
+PAGE = ROOT / "docs" / "who-may-do-what.md"
 START, END = "<!-- capabilities:start -->", "<!-- capabilities:end -->"
 
 
-def test_the_readme_capability_table_is_the_one_the_code_makes():
-	text = (ROOT / "README.md").read_text()
-	assert text.count(START) == 1 and text.count(END) == 1 and text.index(START) < text.index(END), f"README.md needs one {START} ... {END} pair"
+def test_the_docs_capability_table_is_the_one_the_code_makes():
+	text = PAGE.read_text()
+	assert text.count(START) == 1 and text.count(END) == 1 and text.index(START) < text.index(END), f"docs/who-may-do-what.md needs one {START} ... {END} pair"
 	table = text.split(START, 1)[1].split(END, 1)[0].strip()
 	assert table == markdown_table(), (
-		"README.md's capability table differs from huf/capabilities.py: run `python -m huf.capabilities` "
+		"docs/who-may-do-what.md's capability table differs from huf/capabilities.py: run `python -m huf.capabilities` "
 		f"and put its output between {START} and {END}"
 	)
 
