@@ -68,6 +68,7 @@ fail() {
 
 # Anything else that stops the script: name the step and the command.
 REPORTED=0
+# shellcheck disable=SC2317  # (called by the EXIT trap)
 on_exit() {
 	local code=$? command=$BASH_COMMAND
 	[ "$code" -eq 0 ] || [ "$REPORTED" = 1 ] && return
@@ -145,12 +146,13 @@ check_machine() {
 			"Run the script as root, or install sudo and give $(id -un) the right to use it."
 	fi
 
-	local parent free_gb need_gb=$NEED_GB_NEW
+	local parent free_mb free_gb need_gb=$NEED_GB_NEW
 	is_bench && need_gb=$NEED_GB_EXISTING
 	parent=$BENCH
 	while [ ! -d "$parent" ]; do parent=$(dirname "$parent"); done
-	free_gb=$(($(df -Pk "$parent" | awk 'NR==2 {print $4}') / 1024 / 1024))
-	[ "$free_gb" -ge "$need_gb" ] || fail "only ${free_gb} GB free on $(df -P "$parent" | awk 'NR==2 {print $6}') (for $BENCH); about ${need_gb} GB are needed." \
+	free_mb=$(($(df -Pk "$parent" | awk 'NR==2 {print $4}') / 1024))
+	free_gb=$(awk -v mb="$free_mb" 'BEGIN {printf "%.1f", mb / 1024}')
+	[ "$free_mb" -ge $((need_gb * 1024)) ] || fail "only ${free_gb} GB free on $(df -P "$parent" | awk 'NR==2 {print $6}') (for $BENCH); about ${need_gb} GB are needed." \
 		"Free some space (df -h shows where it went), or put the bench elsewhere: HUF_BENCH=/path/with/space $0"
 	note "Disk: ${free_gb} GB free for $BENCH"
 }
@@ -223,9 +225,13 @@ check_node() {
 		if [ "$found" = "no node" ] && [ -n "$candidate" ] && [ "$candidate" != "(none)" ] && node_version_ok "$candidate"; then
 			note "Installing Node $candidate from the distribution (nodejs, npm)"
 			as_root apt-get -o DPkg::Lock::Timeout=300 install -y --no-install-recommends nodejs npm
+		elif [ -n "$candidate" ] && [ "$candidate" != "(none)" ] && node_version_ok "$candidate"; then
+			fail "found Node $found at $(command -v node); Huf's web app build needs Node 20.19 or newer (or 22.12+)." \
+				"apt offers nodejs $candidate, which is new enough: apt-get install nodejs npm" \
+				"(and make sure that node comes first on PATH: 'node --version'), then run this script again."
 		else
-			fail "found $found; Huf's web app build needs Node 20.19 or newer (or 22.12+)." \
-				"The distribution's nodejs here is ${candidate:-not available}: too old where it is below 20.19 (Debian 12 and Ubuntu 24.04 have 18)." \
+			fail "found ${found/#v/Node v}; Huf's web app build needs Node 20.19 or newer (or 22.12+)." \
+				"This distribution's nodejs is ${candidate:-not available}: too old (Debian 12 and Ubuntu 24.04 have 18; Debian 13 has 20.19)." \
 				"Get a newer Node, then run this script again. Either of:" \
 				"  NodeSource (system-wide, as root): curl -fsSL https://deb.nodesource.com/setup_22.x | bash - && apt-get install -y nodejs" \
 				"  nvm (for your user): https://github.com/nvm-sh/nvm, then: nvm install 22"
@@ -355,9 +361,10 @@ db_root_auth() {
 sql_quote() { printf '%s' "$1" | sed "s/\\\\/\\\\\\\\/g; s/'/\\\\'/g"; }
 
 ensure_db_root_password() {
-	local given=$DB_ROOT_PASSWORD
+	local given=$DB_ROOT_PASSWORD origin="kept in $ENV_FILE"
+	[ -z "${HUF_DB_ROOT_PASSWORD:-}" ] || origin="from HUF_DB_ROOT_PASSWORD"
 	if [ -n "$given" ] && db_root_login_works "$given"; then
-		note "MariaDB root password: works (${HUF_DB_ROOT_PASSWORD:+from HUF_DB_ROOT_PASSWORD}${HUF_DB_ROOT_PASSWORD:-kept in $ENV_FILE})"
+		note "MariaDB root password: works ($origin)"
 		[ "$(env_get HUF_DB_ROOT_PASSWORD)" = "$given" ] || env_set HUF_DB_ROOT_PASSWORD "$given"
 		return
 	fi
@@ -365,7 +372,7 @@ ensure_db_root_password() {
 	auth=$(db_root_auth)
 	if [ "$auth" != none ]; then
 		if [ -n "$given" ]; then
-			fail "MariaDB refused root with the password ${HUF_DB_ROOT_PASSWORD:+in HUF_DB_ROOT_PASSWORD}${HUF_DB_ROOT_PASSWORD:-kept in $ENV_FILE}." \
+			fail "MariaDB refused root with the password $origin." \
 				"Run again with MariaDB's root password: HUF_DB_ROOT_PASSWORD='...' $0" \
 				"(This script never changes a password that is already set.)"
 		fi
@@ -373,12 +380,12 @@ ensure_db_root_password() {
 			"Run again with it: HUF_DB_ROOT_PASSWORD='...' $0" \
 			"(This script never changes a password that is already set.)"
 	fi
-	local password=$given origin="from HUF_DB_ROOT_PASSWORD"
+	local password=$given
 	if [ -z "$password" ]; then
 		password=$(new_secret)
-		origin="generated"
+		origin="generated now"
 	fi
-	note "MariaDB's root has no password yet (a fresh install): setting it ($origin; kept in $ENV_FILE)"
+	note "MariaDB's root has no password yet (a fresh install): setting the one $origin (it is kept in $ENV_FILE)"
 	db_as_os_root -e "ALTER USER 'root'@'localhost' IDENTIFIED VIA unix_socket OR mysql_native_password USING PASSWORD('$(sql_quote "$password")'); FLUSH PRIVILEGES;" ||
 		fail "MariaDB did not take the new root password." "Set one yourself (mariadb-secure-installation), then run: HUF_DB_ROOT_PASSWORD='...' $0"
 	env_set HUF_DB_ROOT_PASSWORD "$password"
@@ -756,7 +763,7 @@ check_ports_free() {
 	[ ${#problems[@]} -eq 0 ] && return
 	fail "a port this bench needs is taken: ${problems[*]}." \
 		"Stop that process (kill <pid>), or give this bench another port in $BENCH/sites/common_site_config.json" \
-		"(webserver_port / socketio_port, or the redis_cache / redis_queue URLs, then: cd $BENCH && bench setup redis), then: $0 start"
+		"(webserver_port / socketio_port, or the redis_cache / redis_queue URLs, then: cd $BENCH && $BENCH_CLI/bin/bench setup redis), then: $0 start"
 }
 
 wait_for_site() {
@@ -888,4 +895,4 @@ main() {
 	esac
 }
 
-main "$@"
+main "$@"; exit  # on one line: a script edited while it runs never has its new tail run
