@@ -56,12 +56,22 @@ SECOND=$(($(date +%s) - start))
 WEB=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["webserver_port"])' "$HUF_BENCH/sites/common_site_config.json")
 BASE="http://127.0.0.1:$WEB"
 JAR=$WORK/cookies
-api() { curl -sf -b "$JAR" -c "$JAR" -H "Host: $SITE" "$@"; }
+CSRF=""
+# api CURL-ARGS...: the body of a request as the signed-in Administrator; anything but HTTP 200 stops the check, with the body shown
+api() {
+	local out code
+	out=$(curl -s -b "$JAR" -c "$JAR" -H "Host: $SITE" -H "X-Frappe-CSRF-Token: $CSRF" -w '\n%{http_code}' "$@")
+	code=${out##*$'\n'}
+	out=${out%$'\n'*}
+	[ "$code" = 200 ] || { echo "FAIL: HTTP $code for curl $*: $(head -c 800 <<<"$out")" >&2; return 1; }
+	printf '%s' "$out"
+}
 
 echo "== /huf for a signed-in Administrator =="
-api -o /dev/null -X POST "$BASE/api/method/login" --data-urlencode usr=Administrator --data-urlencode "pwd=$HUF_ADMIN_PASSWORD"
+api -X POST "$BASE/api/method/login" --data-urlencode usr=Administrator --data-urlencode "pwd=$HUF_ADMIN_PASSWORD" >/dev/null
 page=$(api "$BASE/huf")
 grep -q '/assets/huf/frontend/' <<<"$page" || { echo "FAIL: /huf did not load the built web app:"; head -c 600 <<<"$page"; exit 1; }
+CSRF=$(sed -n 's/.*"csrf_token": "\([^"]*\)".*/\1/p' <<<"$page" | head -n1)  # the page's boot data; POSTs need it
 echo "ok: /huf serves the web app"
 
 echo "== one agent run through the bench's worker, to a scripted model =="
