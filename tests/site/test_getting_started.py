@@ -63,6 +63,13 @@ def steps(answer: dict) -> dict[str, tuple[bool, str | None]]:
 	return {step["step"]: (step["done"], step["name"]) for step in answer["steps"]}
 
 
+def chat_of(user: str) -> None:
+	"""A chat of ``user`` with the example agent, as sending a first message makes it."""
+	frappe.get_doc({"doctype": "Agent Conversation", "agent": examples.AGENT, "user": user, "channel": "chat"}).insert(
+		ignore_permissions=True
+	)
+
+
 def checklist_of(user: str) -> dict:
 	with as_user(user):
 		return getting_started.get_checklist()
@@ -90,10 +97,7 @@ def test_an_admin_is_led_through_provider_model_agent_and_first_chat_in_order(no
 	assert steps(answer)["agent"] == (True, examples.AGENT) and steps(answer)["chat"] == (False, None)
 	assert answer["example"] == {"added": True, "agent": examples.AGENT, "waiting_for_model": False}
 
-	with as_user(people.admin):
-		frappe.get_doc(
-			{"doctype": "Agent Conversation", "agent": examples.AGENT, "user": people.admin, "channel": "chat"}
-		).insert()
+	chat_of(people.admin)
 	answer = checklist_of(people.admin)
 	assert steps(answer)["chat"] == (True, None) and answer["done"]
 
@@ -120,9 +124,7 @@ def test_each_person_counts_only_what_they_may_read(no_example, people, llm):
 	fixtures.model(provider, name="start-model")
 	with as_user(people.admin):
 		getting_started.add_example()
-		frappe.get_doc(
-			{"doctype": "Agent Conversation", "agent": examples.AGENT, "user": people.admin, "channel": "chat"}
-		).insert()
+	chat_of(people.admin)
 	assert checklist_of(people.admin)["done"]
 	# the Huf User may chat with the example agent, but the admin's chat is not theirs to see
 	answer = checklist_of(people.user)

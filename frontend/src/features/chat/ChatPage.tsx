@@ -34,8 +34,9 @@ export function ChatPage() {
 	const conversations = useQuery({ queryKey: ["conversations", agent], queryFn: () => chatApi.conversations(agent ?? ""), enabled: Boolean(current) });
 	const mine = useMessagePages(current && conversation ? conversation : null, false).data?.pages[0]?.mine ?? false; // a manager may open someone else's chat
 	// The guide: for who may add providers until the first chat; for anyone with no agent to chat with.
+	// Read again each time the chat opens (a provider, a model or an agent was just added elsewhere).
 	const setsUp = Boolean(me.data?.capabilities["provider.write"]);
-	const checklist = useQuery({ queryKey: checklistKey, queryFn: startApi.checklist, enabled: setsUp || agents.data?.length === 0 });
+	const checklist = useQuery({ queryKey: checklistKey, queryFn: startApi.checklist, enabled: setsUp || agents.data?.length === 0, staleTime: 0 });
 
 	const here = useLocation().pathname;
 	useEffect(() => {
@@ -52,6 +53,11 @@ export function ChatPage() {
 	useEffect(() => {
 		if (current) localStorage.setItem(LAST_AGENT, current.name);
 	}, [current]);
+	// An agent came since the agents were read (the example got its model when the model was saved).
+	const agentReady = checklist.data?.steps.some((step) => step.step === "agent" && step.done);
+	useEffect(() => {
+		if (agentReady && agents.data?.length === 0) void queryClient.invalidateQueries({ queryKey: ["chat-agents"] });
+	}, [agentReady, agents.data, queryClient]);
 	// A new conversation is named in the background, after its first answer.
 	useEffect(() => subscribe("agent_conversation_title", () => void queryClient.invalidateQueries({ queryKey: ["conversations"] })), [queryClient]);
 

@@ -2,7 +2,7 @@ import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { cleanup, render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import type { ReactNode } from "react";
-import { MemoryRouter, Route, Routes } from "react-router";
+import { Link, MemoryRouter, Route, Routes } from "react-router";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { api, resetApi } from "../../test/fakeApi";
 import { ChatPage } from "../chat/ChatPage";
@@ -31,7 +31,8 @@ function checklist(done: Partial<Record<StepName, string>>, more: Partial<Checkl
 
 function show(node: ReactNode, capabilities: Record<string, boolean> = ADMIN) {
 	api.replies.get_me = { user: "a@b.c", full_name: "A", capabilities };
-	const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+	// as the app's own client (main.tsx): what was read in the last 15 s is not read again on its own
+	const client = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: 15_000 } } });
 	render(
 		<QueryClientProvider client={client}>
 			<MemoryRouter initialEntries={["/chat"]}>{node}</MemoryRouter>
@@ -147,6 +148,7 @@ describe("the chat page's first screen", () => {
 		show(
 			<Routes>
 				<Route path="/chat/:agent?/:conversation?" element={<ChatPage />} />
+				<Route path="*" element={<Link to="/chat">Back to the chat</Link>} />
 			</Routes>,
 			capabilities,
 		);
@@ -180,5 +182,30 @@ describe("the chat page's first screen", () => {
 		await screen.findByRole("heading", { name: EXAMPLE });
 		expect(api.calls.some((c) => c.method.endsWith("get_checklist"))).toBe(false);
 		expect(screen.queryByRole("region", { name: "Getting started" })).toBeNull();
+	});
+
+	it("reads the steps again when the admin comes back from a step's link", async () => {
+		api.replies.get_chat_agents = [];
+		api.replies.get_checklist = checklist({});
+		openChat(ADMIN);
+		await userEvent.click(await screen.findByRole("link", { name: "Go to Providers" }));
+		api.replies.get_checklist = checklist({ provider: "OpenAI" }); // added there
+		await userEvent.click(screen.getByRole("link", { name: "Back to the chat" }));
+		expect(await screen.findByText("Provider added: OpenAI")).toBeTruthy();
+		expect(step("Add a model").getAttribute("aria-current")).toBe("step");
+	});
+
+	it("opens the chat with an agent that came since the agents were read (the example, when its model was saved)", async () => {
+		let agents: { name: string }[] = [];
+		api.replies.get_chat_agents = () => agents.map((a) => ({ ...a, description: "", allow_file_attachments: 0, conversation_memory: 0 }));
+		api.replies.get_chat_conversations = [];
+		api.replies.get_checklist = checklist({ provider: "OpenAI" });
+		openChat(ADMIN);
+		await userEvent.click(await screen.findByRole("link", { name: "Go to Providers" }));
+		agents = [{ name: EXAMPLE }]; // the model was saved there, and the waiting example agent took it
+		api.replies.get_checklist = checklist({ provider: "OpenAI", model: "m", agent: EXAMPLE });
+		await userEvent.click(screen.getByRole("link", { name: "Back to the chat" }));
+		expect(await screen.findByRole("heading", { name: EXAMPLE })).toBeTruthy();
+		expect(screen.getByRole("region", { name: "Getting started" }).textContent).toContain("Last step");
 	});
 });
