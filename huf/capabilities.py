@@ -172,6 +172,12 @@ def _role_capabilities() -> dict[str, frozenset[str]]:
 	return {role: frozenset(caps) for role, caps in cached.items()}
 
 
+def frappe_roles_with(capability: str) -> list[str]:
+	"""The Frappe Roles whose holders have ``capability`` (through a Huf Role)."""
+	check_known(capability)
+	return sorted(role for role, held in _role_capabilities().items() if capability in held)
+
+
 def forget_capabilities() -> None:
 	"""After a Huf Role changed: the site-wide role -> capabilities map too."""
 	import frappe

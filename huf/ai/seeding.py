@@ -30,9 +30,19 @@ another DocType, one that fails validation) is skipped with an Error Log naming 
 the key; everything else still seeds. The same problem is logged once (not again on every migrate).
 
 An agent with no ``model`` gets the site's first enabled AI Model (and its provider); on a site with
-none yet, it waits (reported, not an error) and is seeded by the next migrate or Seed all apps. A
+none yet, it waits (reported, not an error) and is seeded as soon as the site's first model is saved
+(``after_first_model``, from AI Model's ``on_update``), or by the next migrate or Seed all apps. A
 folder whose DocType is not on this site (``prompts/`` before Agent Prompt exists) is skipped with a
 note.
+
+A knowledge source's record may carry ``inputs``: passages (``{"title", "text"}``) added as Text
+inputs when the source is made, and indexed the usual way. They are the site's from then on: a new
+version of the file changes the source's fields, never its inputs.
+
+Examples: an app's ``huf/examples/`` holds the same folders, read only once someone adds them
+(``seed(apps, examples=[app])``: huf/examples for Huf's own, from the web app's first screen or
+``bench execute huf.examples.seed``). From then on they are kept like the rest (migrate updates an
+unedited one, fills an example agent's model), tracked with files named ``examples/<folder>/...``.
 """
 
 from __future__ import annotations
@@ -59,20 +69,22 @@ FOLDERS = (
 	("flows", "Flow Definition"),
 )
 DOCTYPE_OF = dict(FOLDERS)
-# Folders of an app's huf/ that are not seeds: the schema tool's hints, and (Huf's own huf/ is its
-# Frappe module folder) Frappe's doctype folder.
-NOT_SEEDS = frozenset({"hints", "doctype", "__pycache__"})
+EXAMPLES = "examples"  # an app's huf/examples/: the same folders, seeded once someone adds them
+# Folders of an app's huf/ that are not seeds (read every time): the schema tool's hints, (Huf's own
+# huf/ is its Frappe module folder) Frappe's doctype folder, and the examples, read on request.
+NOT_SEEDS = frozenset({"hints", "doctype", "__pycache__", EXAMPLES})
 NEVER_SEEDED = frozenset({"doctype", "name", "owner", "creation", "modified", "modified_by", "docstatus", "idx"})
 
 
 @dataclass
 class Seed:
 	app: str
-	file: str  # relative to the app's huf/ folder, e.g. agents/site_helper.json
+	file: str  # relative to the app's huf/ folder, e.g. agents/helper.json or examples/agents/site_helper.json
 	doctype: str
 	key: str
 	record: dict
 	app_hash: str
+	inputs: list[dict] = field(default_factory=list)  # a knowledge source's passages, added when it is made
 
 
 @dataclass
@@ -104,8 +116,11 @@ def seed_root(app: str) -> str | None:
 	return root if os.path.isdir(root) else None
 
 
-def read_apps(apps: list[str] | None = None) -> tuple[list[Seed], list[tuple[str, str, str | None, str]], list[str]]:
-	"""(seeds in dependency order, problems as (app, file, key, what), notes)."""
+def read_apps(
+	apps: list[str] | None = None, examples: set[str] | list[str] = ()
+) -> tuple[list[Seed], list[tuple[str, str, str | None, str]], list[str]]:
+	"""(seeds in dependency order, problems as (app, file, key, what), notes). ``examples``: the apps
+	whose huf/examples/ is read too."""
 	per_folder: dict[str, list[Seed]] = {folder: [] for folder, _doctype in FOLDERS}
 	problems: list[tuple[str, str, str | None, str]] = []
 	notes: list[str] = []
@@ -113,35 +128,44 @@ def read_apps(apps: list[str] | None = None) -> tuple[list[Seed], list[tuple[str
 		root = seed_root(app)
 		if not root:
 			continue
-		for entry in sorted(os.listdir(root)):
-			path = os.path.join(root, entry)
-			if not os.path.isdir(path) or entry in NOT_SEEDS or entry in DOCTYPE_OF:
-				continue
-			for name in sorted(os.listdir(path)):
-				if name.endswith(".json"):
-					problems.append(
-						(app, f"{entry}/{name}", None, f"huf/{entry}/ is not a folder Huf seeds from (it knows {', '.join(DOCTYPE_OF)})")
-					)
-		for folder, doctype in FOLDERS:
-			path = os.path.join(root, folder)
-			if not os.path.isdir(path):
-				continue
-			files = sorted(name for name in os.listdir(path) if name.endswith(".json"))
-			if not files:
-				continue
-			if not _doctype_exists(doctype):
-				notes.append(_("{0}/huf/{1}/ skipped: this site has no DocType {2} yet.").format(app, folder, doctype))
-				continue
-			for name in files:
-				found, bad = read_file(app, folder, os.path.join(path, name))
-				per_folder[folder] += found
-				problems += bad
+		parts = [""] + ([EXAMPLES] if app in examples and os.path.isdir(os.path.join(root, EXAMPLES)) else [])
+		for part in parts:
+			_read_part(app, root, part, per_folder, problems, notes)
 	return [seed for folder, _doctype in FOLDERS for seed in per_folder[folder]], problems, notes
 
 
-def read_file(app: str, folder: str, path: str) -> tuple[list[Seed], list[tuple[str, str, str | None, str]]]:
+def _read_part(app: str, root: str, part: str, per_folder: dict, problems: list, notes: list) -> None:
+	"""The seed folders of ``root`` (part "") or of its ``part`` subfolder (examples)."""
+	base = os.path.join(root, part) if part else root
+	prefix = f"{part}/" if part else ""
+	for entry in sorted(os.listdir(base)):
+		path = os.path.join(base, entry)
+		if not os.path.isdir(path) or entry in NOT_SEEDS or entry in DOCTYPE_OF:
+			continue
+		for name in sorted(os.listdir(path)):
+			if name.endswith(".json"):
+				problems.append(
+					(app, f"{prefix}{entry}/{name}", None, f"huf/{prefix}{entry}/ is not a folder Huf seeds from (it knows {', '.join(DOCTYPE_OF)})")
+				)
+	for folder, doctype in FOLDERS:
+		path = os.path.join(base, folder)
+		if not os.path.isdir(path):
+			continue
+		files = sorted(name for name in os.listdir(path) if name.endswith(".json"))
+		if not files:
+			continue
+		if not _doctype_exists(doctype):
+			notes.append(_("{0}/huf/{1}/ skipped: this site has no DocType {2} yet.").format(app, prefix + folder, doctype))
+			continue
+		for name in files:
+			found, bad = read_file(app, folder, os.path.join(path, name), prefix)
+			per_folder[folder] += found
+			problems += bad
+
+
+def read_file(app: str, folder: str, path: str, prefix: str = "") -> tuple[list[Seed], list[tuple[str, str, str | None, str]]]:
 	doctype = DOCTYPE_OF[folder]
-	relative = f"{folder}/{os.path.basename(path)}"
+	relative = f"{prefix}{folder}/{os.path.basename(path)}"
 	try:
 		with open(path, encoding="utf-8") as handle:
 			content = json.load(handle)
@@ -162,8 +186,19 @@ def read_file(app: str, folder: str, path: str) -> tuple[list[Seed], list[tuple[
 			problems.append((app, relative, key, f"the record is a {record['doctype']}, but huf/{folder}/ holds {doctype} records"))
 			continue
 		record = {k: v for k, v in record.items() if k not in NEVER_SEEDED}
-		seeds.append(Seed(app, relative, doctype, key.strip(), record, digest(record)))
+		app_hash = digest(record)  # a change to the passages is a new version of the record too
+		inputs = record.pop("inputs", None) if doctype == "Knowledge Source" else None
+		if inputs is not None and not _passages(inputs):
+			problems.append((app, relative, key, 'inputs must be a list of passages, each {"title": ..., "text": ...} with some text'))
+			continue
+		seeds.append(Seed(app, relative, doctype, key.strip(), record, app_hash, inputs or []))
 	return seeds, problems
+
+
+def _passages(inputs) -> bool:
+	return isinstance(inputs, list) and all(
+		isinstance(p, dict) and isinstance(p.get("text"), str) and p["text"].strip() and isinstance(p.get("title", ""), str) for p in inputs
+	)
 
 
 KEY_FIELDS = {"Agent Prompt": "slug"}  # named by their controller, from this field
@@ -187,10 +222,11 @@ def digest(value) -> str:
 # Seeding -------------------------------------------------------------------------------------------
 
 
-def seed(apps: list[str] | None = None) -> Report:
-	"""Seed every installed app's huf/ folder (or only ``apps``); see the module's docstring."""
+def seed(apps: list[str] | None = None, examples: list[str] | None = None) -> Report:
+	"""Seed every installed app's huf/ folder (or only ``apps``), and the huf/examples/ of the apps in
+	``examples`` (None: those whose examples were added on this site); see the module's docstring."""
 	report = Report()
-	seeds, problems, notes = read_apps(apps)
+	seeds, problems, notes = read_apps(apps, added_examples() if examples is None else examples)
 	report.notes += notes
 	for app, file, key, what in problems:
 		_skip(report, app, file, key, what)
@@ -237,6 +273,11 @@ def seed(apps: list[str] | None = None) -> Report:
 	return report
 
 
+def added_examples() -> set[str]:
+	"""The apps whose examples someone added on this site (a record tracked from huf/examples/)."""
+	return set(frappe.get_all(TRACK, filters={"seed_file": ("like", f"{EXAMPLES}/%")}, pluck="app", distinct=True))
+
+
 def _filled(item: Seed, default_model: list) -> dict | None:
 	"""Values the site supplies (an agent's model); None when the record must wait for them."""
 	if item.doctype != "Agent":
@@ -261,6 +302,10 @@ def _write(item: Seed, fill: dict, row) -> str | None:
 			doc = frappe.get_doc({**item.record, **fill, "doctype": item.doctype})
 			doc.flags.ignore_permissions = True
 			doc.insert()
+			for passage in item.inputs:
+				frappe.get_doc(
+					{"doctype": "Knowledge Input", "knowledge_source": doc.name, "input_type": "Text", "title": passage.get("title"), "text": passage["text"]}
+				).insert(ignore_permissions=True)
 		else:
 			doc = frappe.get_doc(item.doctype, row.reference_name)
 			doc.update({**item.record, **({} if doc.get("model") else fill)})
@@ -370,6 +415,19 @@ def seed_quietly(apps: list[str] | None = None) -> None:
 		)
 
 
+def after_first_model() -> None:
+	"""The site's first enabled AI Model was just saved: the agents waiting for one are seeded now, in
+	the same transaction (an example agent is ready the moment its model exists). Never makes the
+	model's save fail: a failure of seeding itself is rolled back and goes to the Error Log."""
+	savepoint = "huf_seed_first_model"
+	frappe.db.savepoint(savepoint)
+	try:
+		seed()
+	except Exception:  # noqa: BLE001
+		frappe.db.rollback(save_point=savepoint)
+		frappe.log_error(title="Huf seeding failed")
+
+
 # Whitelisted -------------------------------------------------------------------------------------------
 
 
@@ -384,7 +442,7 @@ def seed_all_apps() -> dict:
 @needs("settings.write")
 def get_seeded_content() -> dict:
 	"""What came from which app, and whether it is still the app's version."""
-	seeds, problems, notes = read_apps()
+	seeds, problems, notes = read_apps(examples=added_examples())
 	shipped = {(s.app, s.doctype, s.key): s for s in seeds}
 	rows = frappe.get_all(
 		TRACK,
@@ -421,11 +479,11 @@ def restore_app_version(seed_record: str) -> dict:
 	if not row:
 		frappe.throw(_("There is no seeded record {0}.").format(frappe.bold(seed_record)), frappe.DoesNotExistError)
 	root = seed_root(row.app)
-	folder = row.seed_file.split("/", 1)[0]
+	prefix, folder = os.path.split(os.path.dirname(row.seed_file))  # ("", "agents") or ("examples", "agents")
 	path = os.path.join(root or "", row.seed_file)
-	if not root or folder not in DOCTYPE_OF or not os.path.isfile(path):
+	if not root or folder not in DOCTYPE_OF or prefix not in ("", EXAMPLES) or not os.path.isfile(path):
 		frappe.throw(_("The app {0} no longer ships {1}.").format(frappe.bold(row.app), frappe.bold(f"huf/{row.seed_file}")))
-	found, bad = read_file(row.app, folder, path)
+	found, bad = read_file(row.app, folder, path, f"{prefix}/" if prefix else "")
 	item = next((s for s in found if s.key == row.seed_key and s.doctype == row.reference_doctype), None)
 	if item is None:
 		problem = "; ".join(w for *_rest, w in bad) or _("the record is no longer in the file")

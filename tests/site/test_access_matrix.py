@@ -145,7 +145,7 @@ def world(site, llm_server, web, mcp_servers):
 	prompt = matrix_prompt(people)
 	from huf.ai import seeding
 
-	seeding.seed(["huf"])  # Huf's own seeded records: the example flow's row is taken back below
+	seeding.seed(["huf"], examples=["huf"])  # Huf's example: the example flow's row is taken back below
 	seed_record = frappe.db.get_value(seeding.TRACK, {"app": "huf", "seed_key": "example-triage"})
 	frappe.db.commit()
 	headers = {name: web.token_headers(user) for name, user in people.items()}
@@ -325,6 +325,9 @@ def cases(w) -> list[Case]:
 		Case("huf.ai.seeding.seed_all_apps", {}),
 		Case("huf.ai.seeding.get_seeded_content", {}, None, GET),
 		Case("huf.ai.seeding.restore_app_version", {"seed_record": w.seed_record}),
+		# the chat page's first-screen guide: each caller's own steps; Huf's example, added by who may add providers
+		Case("huf.ai.getting_started.get_checklist", {}, None, GET),
+		Case("huf.ai.getting_started.add_example", {}),
 		# data tables: made and changed with table.write, seen with table.read; the rows follow the
 		# table's roles (default: Huf Manager writes, Huf User reads). No fields: past the check to a 417
 		Case("huf.ai.data_tables.api.create_data_table", {"table_name": "Matrix Refused", "fields": "[]"}, through=F({417})),

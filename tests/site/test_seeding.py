@@ -230,33 +230,32 @@ def test_only_admins_seed_list_and_take_back(app, people):
 		assert f"Agent {AGENT} ({APP}/huf/agents/agent.json)" in seeding.seed_all_apps()["created"]
 
 
-def test_huf_ships_a_site_helper_and_an_example_flow(site):
-	"""Huf's own huf/ folder (huf/huf/, beside doctype/): the helper is seeded disabled, with the
-	site's model; the example flow as a Draft."""
-	seeding.seed(["huf"])
-	flow = frappe.db.get_value("Flow Definition", "example-triage", ["status", "flow_name"], as_dict=True)
-	assert flow.status == "Draft"
-	if frappe.db.exists("AI Model", {"disabled": 0}):
-		helper = frappe.get_doc("Agent", "Site helper")
-		assert helper.disabled == 1
-		from huf.ai.tools.doctype_tools import READ_ONLY
-
-		for row in helper.agent_tool:
-			types = frappe.db.get_value("Agent Tool Function", row.tool, "types")
-			assert types in READ_ONLY or row.tool in ("get_doctype_schema", "get_current_datetime")
+def test_hufs_own_folder_seeds_no_example_until_it_is_added(site):
+	"""Huf's huf/ folder (huf/huf/, beside doctype/) holds its example under examples/: a migrate
+	seeds none of it on a site where nobody added it (huf/examples, tests/site/test_getting_started.py)."""
+	frappe.db.delete(seeding.TRACK, {"app": "huf", "seed_file": ("like", "examples/%")})
+	report = seeding.seed(["huf"])
+	assert not [line for line in report.created + report.waiting + report.skipped if "examples/" in line], report.as_dict()
+	seeds, problems, _notes = seeding.read_apps(["huf"], examples=["huf"])
+	assert not problems
+	assert {(s.doctype, s.key) for s in seeds if s.file.startswith("examples/")} >= {
+		("Agent", "Example: Site helper"), ("Knowledge Source", "Example: About Huf"), ("Flow Definition", "example-triage"),
+	}  # fmt: skip
 
 
-def test_an_agent_without_a_model_waits_for_one(site, llm):
-	"""A fresh site has no AI Model: the Site helper waits (no error, nothing written) and comes with
-	the first seeding after a model exists."""
-	frappe.db.delete(seeding.TRACK, {"app": "huf", "reference_doctype": "Agent"})
-	frappe.db.delete("Agent", {"name": "Site helper"})
+def test_an_example_agent_without_a_model_waits_and_comes_with_the_first_model(site, llm):
+	"""A site with no AI Model: the example's agent waits (no error, nothing written); saving the
+	site's first model seeds it at once, with that model."""
+	from huf import examples
+
+	frappe.db.delete(seeding.TRACK, {"app": "huf"})
+	frappe.db.delete("Agent", {"name": examples.AGENT})
 	frappe.db.delete("AI Model")  # in this test's transaction only: a site with no model yet
-	report = seeding.seed(["huf"])
-	assert any(line.startswith("Agent Site helper") for line in report.waiting)
-	assert not frappe.db.exists("Agent", "Site helper")
+	report = seeding.seed(["huf"], examples=["huf"])
+	assert any(line.startswith(f"Agent {examples.AGENT}") for line in report.waiting)
+	assert not frappe.db.exists("Agent", examples.AGENT)
 	assert not report.skipped
-	fixtures.model(fixtures.provider(llm))
-	report = seeding.seed(["huf"])
-	assert any(line.startswith("Agent Site helper") for line in report.created)
-	assert frappe.db.get_value("Agent", "Site helper", ["disabled", "model"]) == (1, "scripted-model")
+	assert examples.status() == {"added": True, "agent": None, "waiting_for_model": True}
+	fixtures.model(fixtures.provider(llm))  # the first model: nothing else is called
+	assert frappe.db.get_value("Agent", examples.AGENT, ["disabled", "allow_chat", "model"]) == (0, 1, "scripted-model")
+	assert examples.status() == {"added": True, "agent": examples.AGENT, "waiting_for_model": False}

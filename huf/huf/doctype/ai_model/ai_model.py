@@ -68,6 +68,17 @@ class AIModel(Document):
 
 	def on_update(self):
 		clear_prices(self.name)
+		if self.is_first_enabled_model():
+			from huf.ai.seeding import after_first_model
+
+			after_first_model()  # agents that waited for a model (Huf's example, apps' seeds) get this one
+
+	def is_first_enabled_model(self) -> bool:
+		"""Newly enabled (made, or switched on), with no other enabled model on the site."""
+		before = self.get_doc_before_save()
+		if self.disabled or (before and not before.disabled):
+			return False
+		return not frappe.db.exists("AI Model", {"disabled": 0, "name": ("!=", self.name)})
 
 	def on_trash(self):
 		clear_prices(self.name)
