@@ -41,7 +41,7 @@ def percentile(values: list[float], share: float) -> float:
 
 
 def make_runs(count: int) -> list[str]:
-	from huf.ai.rows import insert_row
+	from huf.ai.run.rows import insert_row
 	from tests.site import fixtures
 
 	agent = fixtures.agent(None, name="Stream Concurrency Agent")
@@ -84,7 +84,7 @@ def probe(web, headers: dict, run: str, stop: threading.Event, out: list) -> Non
 
 
 def measure(site: str, count: int) -> None:
-	from huf.ai import event_log
+	from huf.ai.run import event_log
 	from tests.site.conftest import Web
 
 	web = Web(site, workers=1, threads=count + 8)
