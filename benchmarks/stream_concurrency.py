@@ -56,7 +56,7 @@ def make_runs(count: int) -> list[str]:
 def follow(url: str, headers: dict, expected: int, out: list, ready: threading.Barrier) -> None:
 	import requests
 
-	from tests.site.test_stream import iter_events
+	from tests.site.run.test_stream import iter_events
 
 	received, lags = [], []
 	ready.wait()
