@@ -10,7 +10,7 @@ Prints:
 2. The warm cost per call, as median and spread over rounds; in each round the sides take turns
    (their order rotating): ``has_capability(user, ...)``, ``has_capability(None, ...)`` as the
    signed-in user, and a bare ``capability in frozenset`` for the floor.
-3. With ``--walk``: the wall time of ``pytest tests/site/test_access_matrix.py`` (the permission
+3. With ``--walk``: the wall time of ``pytest tests/site/access/test_access_matrix.py`` (the permission
    walk: every whitelisted method as each persona), run in a child process before anything else.
 
 Nothing is kept: the user it makes is rolled back.
@@ -171,7 +171,7 @@ def main() -> None:
 	parser.add_argument("--site", required=True)
 	parser.add_argument("--rounds", type=int, default=200)
 	parser.add_argument("--calls", type=int, default=18000, help="calls per round and side")
-	parser.add_argument("--walk", action="store_true", help="also time the permission walk (tests/site/test_access_matrix.py)")
+	parser.add_argument("--walk", action="store_true", help="also time the permission walk (tests/site/access/test_access_matrix.py)")
 	parser.add_argument("--walk-runs", type=int, default=1)
 	args = parser.parse_args()
 	if args.walk:

@@ -10,10 +10,10 @@ no other worker serving the bench's queues:
 2. The first inline run (``now=1``) over HTTP of a freshly started gunicorn (one web worker, started
    anew for each sample), serving Frappe's own app module and ``huf.wsgi``, both with ``--preload``
    as ``bench setup supervisor`` writes it. The readiness ping is the worker's first request: under
-   ``frappe.app`` it starts Huf's warm-up in a background thread (``huf.ai.worker.warm_in_background``),
+   ``frappe.app`` it starts Huf's warm-up in a background thread (``huf.ai.run.worker.warm_in_background``),
    so the stock worker's first run is timed right after it and ``--web-after`` seconds later. A stock
    ``bench worker`` runs beside the web server, as ``bench setup supervisor`` sets it up: a run that
-   comes while the web worker is still warming up is offered to it (``huf.ai.runs.wait_while_warming``).
+   comes while the web worker is still warming up is offered to it (``huf.ai.run.runs.wait_while_warming``).
 """
 
 from __future__ import annotations

@@ -55,7 +55,7 @@ def voice_rounds(web, llm, agent: str, user: str, rounds: int) -> dict[str, list
 		upload.raise_for_status()
 		uploaded = time.perf_counter()
 		url = upload.json()["message"]["file_url"]
-		heard = web.post("/api/method/huf.ai.speech_to_text.transcribe_audio", {"audio_file_url": url, "agent": agent}, headers)
+		heard = web.post("/api/method/huf.ai.media.speech_to_text.transcribe_audio", {"audio_file_url": url, "agent": agent}, headers)
 		heard.raise_for_status()
 		transcribed = time.perf_counter()
 		sent = web.post("/api/method/huf.ai.agent.chat.send_agent_chat_message", {"agent_name": agent, "message": heard.json()["message"]["text"], "new_conversation": 1}, headers)

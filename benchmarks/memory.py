@@ -4,7 +4,7 @@ Run from the bench's sites folder with the bench's Python, on a site with Huf in
     ../env/bin/python /path/to/huf/benchmarks/memory.py --site <site> [--writes 500]
 
 Makes a conversation (rolled back at the end: the site keeps nothing), then times ``--writes``
-writes through the tool an agent calls (``huf.ai.memory.memory_tools``' set_conversation_data),
+writes through the tool an agent calls (``huf.ai.agent_state.memory.memory_tools``' set_conversation_data),
 over 50 keys in turn (a working memory of about 3 KB), and counts the SQL statements each one sends. Prints the
 median and spread of the wall time per write, and the statements per write.
 """
@@ -29,10 +29,10 @@ def main() -> None:
 
 	frappe.init(site=args.site, sites_path=os.getcwd())
 	frappe.connect()
-	from huf.ai.memory import memory_tools
+	from huf.ai.agent_state.memory import memory_tools
 	from huf.ai.tools.context import RunContext
 
-	from huf.ai.conversations import new_conversation_for
+	from huf.ai.run.conversations import new_conversation_for
 
 	any_agent = frappe.get_all("Agent", pluck="name", limit=1)
 	if not any_agent:

@@ -56,7 +56,7 @@ def unmarked(kind, name, method, job_id, **kwargs):
 
 
 def bookkeeping(rounds: int) -> None:
-	from huf.ai import inflight
+	from huf.ai.run import inflight
 	from huf.ai.flow import runs
 
 	flow = chain_flow("huf-bench-chain")
@@ -104,8 +104,7 @@ def bookkeeping(rounds: int) -> None:
 
 
 def forget_marks(prefix: str) -> None:
-	from huf.ai import inflight
-
+	from huf.ai.run import inflight
 	mine = [f for f in frappe.cache.execute_command("HKEYS", inflight.QUEUED) or [] if f.decode().startswith(f"{frappe.local.site}::{prefix}")]
 	if mine:
 		frappe.cache.execute_command("HDEL", inflight.QUEUED, *mine)
@@ -201,8 +200,7 @@ def holder_of(flow_run: str, workers: Workers):
 
 	import psutil
 
-	from huf.ai import inflight
-
+	from huf.ai.run import inflight
 	entry = json.loads(frappe.cache.execute_command("HGET", inflight.INFLIGHT, f"{frappe.local.site}|flow|{flow_run}"))
 	return next(p for p in workers.procs if entry["pid"] in [p.pid, *(c.pid for c in psutil.Process(p.pid).children(recursive=True))])
 

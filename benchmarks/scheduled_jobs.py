@@ -1,5 +1,5 @@
 """What Huf's minute-by-minute work costs a bench's worker: its three tasks as three jobs (as they
-were scheduled until 2026-12-05) against the one job that runs them now (huf/ai/every_minute.py).
+were scheduled until 2026-12-05) against the one job that runs them now (huf/ai/run/every_minute.py).
 
 Run from the bench's sites folder with the bench's Python, on a throwaway site with Huf installed and
 no other worker serving the bench's queues:
@@ -25,9 +25,9 @@ sys.path.append(str(ROOT))
 import frappe  # noqa: E402
 
 TASKS = {
-	"three jobs": ["huf.ai.runs.sweep_stale_runs", "huf.ai.triggers.schedules.enqueue_due", "huf.ai.knowledge.indexer.sweep"]
+	"three jobs": ["huf.ai.run.runs.sweep_stale_runs", "huf.ai.triggers.schedules.enqueue_due", "huf.ai.knowledge.indexer.sweep"]
 }
-TASKS["one job"] = ["huf.ai.every_minute.run"]
+TASKS["one job"] = ["huf.ai.run.every_minute.run"]
 
 
 def cpu_of(pid: int) -> float:

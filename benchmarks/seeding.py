@@ -73,7 +73,6 @@ def main() -> None:
 	frappe.connect()
 	frappe.set_user("Administrator")
 	from huf.ai import seeding
-
 	with tempfile.TemporaryDirectory() as folder:
 		records = write_app(Path(folder))
 		sys.path.insert(0, folder)

@@ -163,8 +163,7 @@ def measure_inline(site: str, runs: int, show_sql: bool = False, in_process: boo
 			kwargs["call_model"] = meter._call
 			return real_run_loop(*args, **kwargs)
 
-		from huf.ai import executor
-
+		from huf.ai.run import executor
 		executor.run_loop = run_loop
 		totals, model, tools, other, sql, tool_sql, round_medians, cpu = [], [], [], [], [], [], [], []
 		for i in range(runs * rounds + 3):

@@ -41,7 +41,7 @@ def percentile(values: list[float], share: float) -> float:
 
 
 def make_runs(count: int) -> list[str]:
-	from huf.ai.rows import insert_row
+	from huf.ai.run.rows import insert_row
 	from tests.site import fixtures
 
 	agent = fixtures.agent(None, name="Stream Concurrency Agent")
@@ -56,7 +56,7 @@ def make_runs(count: int) -> list[str]:
 def follow(url: str, headers: dict, expected: int, out: list, ready: threading.Barrier) -> None:
 	import requests
 
-	from tests.site.test_stream import iter_events
+	from tests.site.run.test_stream import iter_events
 
 	received, lags = [], []
 	ready.wait()
@@ -84,7 +84,7 @@ def probe(web, headers: dict, run: str, stop: threading.Event, out: list) -> Non
 
 
 def measure(site: str, count: int) -> None:
-	from huf.ai import event_log
+	from huf.ai.run import event_log
 	from tests.site.conftest import Web
 
 	web = Web(site, workers=1, threads=count + 8)

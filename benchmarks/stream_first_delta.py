@@ -53,7 +53,7 @@ def direct_first_delta(llm, runs: int) -> list[float]:
 def site_first_delta(web, agent: str, runs: int) -> dict[str, list[float]]:
 	import requests
 
-	from tests.site.test_stream import iter_events
+	from tests.site.run.test_stream import iter_events
 
 	headers = web.token_headers("Administrator")
 	phases = {"queued": [], "started": [], "delta": []}

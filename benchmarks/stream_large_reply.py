@@ -6,7 +6,7 @@ The scripted server sends a reply of --size characters in --chunk pieces (1 MB i
 deltas); it goes through LiteLLM and the loop three ways: nobody listening, each event encoded as
 the JSON clients get (``engine/wire.py``), and that plus the event log's Redis writes (XADD of the
 event, and APPEND of the piece to the run's text in the same transaction, as
-``huf/ai/event_log.py`` does) when a Redis answers at --redis. Each way again as the code was
+``huf/ai/run/event_log.py`` does) when a Redis answers at --redis. Each way again as the code was
 before deltas stopped carrying the text so far ("before": the text joined, encoded and XADDed with
 every delta). Prints the median and range over the rounds and what one reply writes to Redis.
 """

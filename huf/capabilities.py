@@ -3,12 +3,12 @@
 A capability is ``<area>.<action>``. A Huf Role holds a set of them and maps to one Frappe Role
 (``Huf Role.frappe_role``); whoever holds that Frappe Role has the Huf Role's capabilities
 (huf/permissions.py ``has_capability``). Whitelisted methods name theirs with ``needs``, which is
-how the permission walk (tests/site/test_access_matrix.py), the capability table of
+how the permission walk (tests/site/access/test_access_matrix.py), the capability table of
 docs/who-may-do-what.md (``python -m huf.capabilities``) and the docs' API reference know them.
 
 ``DOCTYPE_RIGHTS`` is what each capability lets its holder do to Huf's records in Desk and through
 the REST API; a custom Huf Role gets exactly those rights (huf_role.py), and the built-in roles'
-standard permissions are checked against it (tests/site/test_huf_roles.py).
+standard permissions are checked against it (tests/site/access/test_huf_roles.py).
 """
 
 from __future__ import annotations

@@ -26,9 +26,9 @@ export_python_type_annotations = True
 # Scheduled tasks
 # ---------------
 
-# Every minute, one job (huf/ai/every_minute.py): runs whose worker died, Schedule triggers that are
+# Every minute, one job (huf/ai/run/every_minute.py): runs whose worker died, Schedule triggers that are
 # due, knowledge indexing whose job was lost.
-scheduler_events = {"cron": {"* * * * *": ["huf.ai.every_minute.run"]}, "daily": ["huf.ai.artifacts.sweep_expired"]}
+scheduler_events = {"cron": {"* * * * *": ["huf.ai.run.every_minute.run"]}, "daily": ["huf.ai.agent_state.artifacts.sweep_expired"]}
 
 # Permissions
 # -----------
@@ -82,14 +82,14 @@ doc_events = {
 }
 
 # Server-sent event streams of agent runs: /huf/stream/<agent> (POST) and /huf/stream/run/<run> (GET).
-page_renderer = ["huf.ai.stream.StreamRenderer"]
+page_renderer = ["huf.ai.run.stream.StreamRenderer"]
 
-# A refusal that says how long to wait (huf/ai/rate_limits.py) puts it in the answer's Retry-After.
-after_request = ["huf.ai.rate_limits.add_retry_after"]
+# A refusal that says how long to wait (huf/ai/run/rate_limits.py) puts it in the answer's Retry-After.
+after_request = ["huf.ai.run.rate_limits.add_retry_after"]
 
 # A web worker's first request of any kind starts its warm-up in a background thread (LiteLLM and
-# Huf's run path, huf/ai/worker.py), so its first agent run does not wait seconds for the import.
-before_request = ["huf.ai.worker.warm_in_background"]
+# Huf's run path, huf/ai/run/worker.py), so its first agent run does not wait seconds for the import.
+before_request = ["huf.ai.run.worker.warm_in_background"]
 
 # Once the request's user is known (a session or an API key): a write to Huf's records through
 # Frappe's own endpoints by someone without a capability that grants it is refused in Huf's words,

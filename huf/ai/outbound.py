@@ -7,7 +7,7 @@ MCP servers: pass ``allowed_hosts()`` as the engine client's ``allow``."""
 
 from __future__ import annotations
 
-from urllib.parse import urlsplit
+from urllib.parse import urlparse, urlsplit
 
 import frappe
 from frappe import _
@@ -47,3 +47,24 @@ def check_address(url: str, subject: str, sent: str) -> None:
 			).format(subject, refused[0], sent, frappe.bold(host)),
 			title=_("Address Not Allowed"),
 		)
+
+
+def normalize_url(value: str | None, label: str) -> str | None:
+	"""``value`` without surrounding spaces and trailing slashes; an error a Desk user can act on when
+	it is not an http(s) URL. Empty stays empty."""
+	value = (value or "").strip()
+	if not value:
+		return None
+	parsed = urlparse(value)
+	if parsed.scheme not in ("http", "https") or not parsed.netloc or " " in value:
+		frappe.throw(
+			_("{0} must be a full URL that starts with http:// or https://, e.g. http://localhost:11434. {1} is not.").format(
+				label, frappe.bold(value)
+			),
+			title=_("Invalid URL"),
+		)
+	try:
+		parsed.port  # noqa: B018 - raises ValueError for a port that is not a number
+	except ValueError:
+		frappe.throw(_("The port in {0} is not a number.").format(frappe.bold(value)), title=_("Invalid URL"))
+	return value.rstrip("/")

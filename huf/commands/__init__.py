@@ -2,11 +2,11 @@
 
 Frappe's CLI imports every app's ``commands`` module before it runs a command. Frappe 15 has no
 hook that runs when a worker starts, so Huf wraps Frappe's ``worker`` and ``worker-pool`` commands:
-when one of them runs (and only then), the process warms up (``huf.ai.worker.warm``) before it
+when one of them runs (and only then), the process warms up (``huf.ai.run.worker.warm``) before it
 forks its first job, and every job inherits LiteLLM instead of importing it (seconds per job); and
-it starts the watcher that hands on a dead worker's runs within seconds (``huf.ai.inflight``).
+it starts the watcher that hands on a dead worker's runs within seconds (``huf.ai.run.inflight``).
 ``bench worker`` also runs Huf's run jobs in its own warm process instead of a fork
-(``huf.ai.worker.in_place_worker_class``); every other job is forked as before.
+(``huf.ai.run.worker.in_place_worker_class``); every other job is forked as before.
 """
 
 import functools
@@ -22,11 +22,11 @@ def warm_first(command: click.Command, before=None) -> None:
 
 	@functools.wraps(run)
 	def warm_then_run(*args, **kwargs):
-		from huf.ai.inflight import start_watcher
-		from huf.ai.worker import warm
+		from huf.ai.run.inflight import start_watcher
+		from huf.ai.run.worker import warm
 
 		warm()
-		start_watcher()  # hands on the work of workers that died (huf/ai/inflight.py)
+		start_watcher()  # hands on the work of workers that died (huf/ai/run/inflight.py)
 		if before:
 			before()
 		return run(*args, **kwargs)
@@ -36,7 +36,7 @@ def warm_first(command: click.Command, before=None) -> None:
 
 
 def run_in_place() -> None:
-	from huf.ai.worker import run_huf_jobs_in_place
+	from huf.ai.run.worker import run_huf_jobs_in_place
 
 	run_huf_jobs_in_place()
 
@@ -50,7 +50,7 @@ warm_first(start_worker_pool)
 @click.option("--burst", is_flag=True, help="Stop when the queues are empty")
 def huf_worker(queue: str, burst: bool = False) -> None:
 	"""A background worker without a fork per job: agent runs start in milliseconds."""
-	from huf.ai.worker import start
+	from huf.ai.run.worker import start
 
 	start(queue, burst)
 

@@ -1,4 +1,4 @@
-"""Agent Run's run_kind says how a run started (huf.ai.lifecycle.KINDS). Runs written before it did
+"""Agent Run's run_kind says how a run started (huf.ai.run.lifecycle.KINDS). Runs written before it did
 all said "agent"; give them their kind from what they recorded: a title run is on the "title"
 channel, a sub-agent run has a parent run, a trigger's run names its trigger, the rest are chats.
 (No flow has written runs yet, so no "agent" here is a flow step.)"""

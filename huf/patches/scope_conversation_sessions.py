@@ -2,7 +2,7 @@
 
 The old key was ``agent:channel:(external_id or user)``, so a caller naming another user's email as
 external id reached that user's conversation. Keys in the old form become
-``agent:channel:user[:ext:external_id]`` (huf.ai.conversations.session_id); a conversation someone
+``agent:channel:user[:ext:external_id]`` (huf.ai.run.conversations.session_id); a conversation someone
 opened that way stays theirs, and its victim's next message starts a conversation of their own.
 Keys that are random (fresh conversations) are left as they are."""
 

@@ -1,14 +1,14 @@
 """/mcp-oauth-callback: where an MCP server's sign-in comes back (Connect on the MCP Server form).
 
 Signed-in people only (the sign-in belongs to the manager who started it); the work is
-``huf.ai.mcp_oauth.finish_callback``. A plain page says how it went and links back to the server."""
+``huf.ai.mcp.oauth.finish_callback``. A plain page says how it went and links back to the server."""
 
 from __future__ import annotations
 
 import frappe
 from frappe import _
 
-from huf.ai.mcp_oauth import finish_callback
+from huf.ai.mcp.oauth import finish_callback
 
 no_cache = 1
 

@@ -9,7 +9,7 @@ from urllib.parse import quote
 import frappe
 from playwright.sync_api import expect
 
-from huf.ai import memory
+from huf.ai.agent_state import memory
 from huf.ai.engine.memory import values
 from tests.e2e.test_accessibility import AXE, RUN_AXE, WIDTH
 from tests.e2e.test_chat_browser import conversation_of, run_status, send
@@ -78,7 +78,7 @@ def test_the_memory_side_panel(site, llm, workers, web, signed_in):
 	reader.goto(f"/huf/chat/{quote(agent)}/{conversation}")
 	expect(reader.get_by_test_id("answer").filter(has_text="Noted: Braga.")).to_be_visible()
 	expect(reader.get_by_role("button", name="Memory", exact=True)).to_have_count(0)
-	refused = stranger.request.get("/api/method/huf.ai.memory.get_conversation_memory", params={"conversation": conversation})
+	refused = stranger.request.get("/api/method/huf.ai.agent_state.memory.get_conversation_memory", params={"conversation": conversation})
 	assert refused.status == 404 and "Braga" not in refused.text()
 
 	# the owner changes the value: text without quotes is refused in words, then saved as JSON

@@ -155,7 +155,7 @@ def test_people_see_only_what_they_may_use_and_deep_links_load(site, llm, web, s
 def test_the_runs_list_learns_of_a_new_run_from_the_realtime_server(site, llm, realtime, browser):
 	from frappe.utils.password import update_password
 
-	from huf.ai.runs import queue_run
+	from huf.ai.run.runs import queue_run
 	from tests.site.conftest import as_user
 
 	agent = fixtures.agent(llm, name="Realtime Runs Agent")

@@ -58,7 +58,7 @@ def _fresh_transaction(site):
 	or Started (a sweep would otherwise wake their conversations and the next test's worker would run
 	them first; nor a flow run going on, which a watcher would hand on). The queues are the bench's:
 	other sites' jobs stay (``drop_site_jobs``), and so do their in-flight entries."""
-	from huf.ai import inflight
+	from huf.ai.run import inflight
 	from huf.permissions import forget_capabilities
 
 	drop_site_jobs(site)

@@ -64,8 +64,7 @@ def holder(workers, names: list[str]) -> int | None:
 
 	import psutil
 
-	from huf.ai import inflight
-
+	from huf.ai.run import inflight
 	held = set()
 	for name in names:
 		for kind, key in (("flow", name), ("conversation", frappe.db.get_value("Flow Run", name, "conversation"))):

@@ -6,7 +6,7 @@ from __future__ import annotations
 import frappe
 from frappe import _
 
-from huf.ai import approvals, resume
+from huf.ai.run import approvals, resume
 from huf.capabilities import needs
 from huf.permissions import check_run_access
 

@@ -7,12 +7,12 @@ import frappe
 from frappe import _
 from frappe.utils import cint, sbool
 
-from huf.ai import run_setup, runs
+from huf.ai.run import run_setup, runs
 from huf.ai.agent.feedback import ratings_of
-from huf.ai.attachments import shown
-from huf.ai.conversations import new_conversation_for
-from huf.ai.lifecycle import HELD
-from huf.ai.resume import ATTENTION, INTERRUPTED
+from huf.ai.media.attachments import shown
+from huf.ai.run.conversations import new_conversation_for
+from huf.ai.run.lifecycle import HELD
+from huf.ai.run.resume import ATTENTION, INTERRUPTED
 from huf.capabilities import needs
 from huf.permissions import runnable_agents, sees_all_runs
 

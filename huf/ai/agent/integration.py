@@ -10,8 +10,8 @@ from __future__ import annotations
 import frappe
 from frappe.utils import cint
 
-from huf.ai import lifecycle, runs
-from huf.ai.conversations import caller_channel
+from huf.ai.run import lifecycle, runs
+from huf.ai.run.conversations import caller_channel
 from huf.capabilities import needs, open_to
 from huf.permissions import check_run_access, require
 

@@ -9,8 +9,8 @@ import frappe
 from frappe.utils import get_datetime
 
 from huf.ai.flow.api import flow_name
-from huf.ai.resume import ATTENTION, INTERRUPTED
-from huf.ai.planning import plan_of
+from huf.ai.run.resume import ATTENTION, INTERRUPTED
+from huf.ai.agent_state.planning import plan_of
 from huf.capabilities import needs
 from huf.permissions import check_run_access, sees_all_runs
 

@@ -1,6 +1,6 @@
 """One assistant turn on the site: the model chosen in Agent Settings (``assistant_model``, with its
 fallbacks), the engine's propose-check-retry turn, and its progress in the event log, where the web
-app reads it through the chat's own stream (``/huf/stream/assistant/<turn>``, huf/ai/stream.py).
+app reads it through the chat's own stream (``/huf/stream/assistant/<turn>``, huf/ai/run/stream.py).
 
 A turn's log is named by the person and the turn id the web app makes, so only they can follow it;
 it ends with a final ``status`` event like a run's.
@@ -22,9 +22,10 @@ from collections.abc import Callable, Sequence
 import frappe
 from frappe import _
 
-from huf.ai import event_log, lifecycle, models
+from huf.ai import models
+from huf.ai.run import event_log, lifecycle
 from huf.ai.assistant import agent
-from huf.ai.cost import cost_function
+from huf.ai.run.cost import cost_function
 from huf.ai.engine import llm
 from huf.ai.engine.assistant.prompts import MAX_REQUEST_CHARS
 from huf.ai.engine.assistant.proposal import Checked

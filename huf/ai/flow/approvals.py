@@ -20,7 +20,7 @@ from frappe.utils import add_to_date, now_datetime
 from huf.ai.engine.flow.step import resume
 from huf.ai.flow import runs
 from huf.ai.flow.definitions import parsed
-from huf.ai.lifecycle import key_exists
+from huf.ai.run.lifecycle import key_exists
 from huf.permissions import sees_all_runs
 
 

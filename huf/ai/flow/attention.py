@@ -25,7 +25,7 @@ from huf.ai.flow.access import manages_flow_runs
 from huf.ai.flow.approvals import NotWaiting, is_approver, remember_decider
 from huf.ai.flow.definitions import parsed
 from huf.ai.flow.ports import SitePorts
-from huf.ai.rows import commit, update_row
+from huf.ai.run.rows import commit, update_row
 
 ACTIONS = ("retry", "skip", "end")
 

@@ -18,15 +18,16 @@ from __future__ import annotations
 import frappe
 from frappe import _
 
-from huf.ai import executor, lifecycle, models, outbound, resume, run_setup, runs
-from huf.ai.cost import cost_function
+from huf.ai import models, outbound
+from huf.ai.run import executor, lifecycle, resume, run_setup, runs
+from huf.ai.run.cost import cost_function
 from huf.ai.engine import llm
 from huf.ai.engine.flow.checks import ASKS_FIRST, approved_right_before
 from huf.ai.engine.flow.ports import AgentResult, HttpPolicy
 from huf.ai.engine.llm_errors import LLMError
 from huf.ai.engine.loop import LoopResult
 from huf.ai.engine.tools import ToolError
-from huf.ai.rows import commit, next_sequence
+from huf.ai.run.rows import commit, next_sequence
 from huf.ai.tools import build_tool
 from huf.ai.tools.context import RunContext
 from huf.permissions import can_run_agent
@@ -99,7 +100,7 @@ class SitePorts:
 	def conversation(self, agent) -> str:
 		"""The run's conversation, made on first use (owned by the run's user) and kept on the run."""
 		if not self.run.conversation:
-			from huf.ai.conversations import new_conversation_for
+			from huf.ai.run.conversations import new_conversation_for
 
 			self.run.conversation = new_conversation_for(agent.name, self.run.user, "flow")
 			frappe.db.set_value("Flow Run", self.run.name, "conversation", self.run.conversation, update_modified=False)

@@ -2,7 +2,7 @@
 
 ``start_run`` inserts the run Queued, its graph version pinned, and enqueues hop 0. ``run_hop`` is
 the RQ job that runs hop N: it holds the run's Redis lock (with a heartbeat, and an in-flight entry
-that lets a live worker notice within seconds that this one died: ``huf/ai/inflight.py``) for as
+that lets a live worker notice within seconds that this one died: ``huf/ai/run/inflight.py``) for as
 long as it works on the run, so two jobs never work on one run (a job waits a moment for it: the
 job before enqueues it just before letting go, and a worker without a fork starts it at once), and
 does nothing unless the run is Queued/Running at hop_count N. It records the hop (a Flow Run Step
@@ -35,7 +35,7 @@ import frappe
 from frappe import _
 from frappe.utils import add_to_date, get_datetime, now_datetime
 
-from huf.ai import inflight
+from huf.ai.run import inflight
 from huf.ai.engine.effects import ONCE, may_repeat, step_effect
 from huf.ai.engine.flow.control import approvers
 from huf.ai.engine.flow.graph import Graph, parse
@@ -43,8 +43,8 @@ from huf.ai.engine.flow.step import RunState, StepResult, step
 from huf.ai.flow import events
 from huf.ai.flow.definitions import check, definition_at, parsed
 from huf.ai.flow.ports import SitePorts
-from huf.ai.rows import commit, insert_row, update_row
-from huf.ai.runs import heartbeat, lock_ttl
+from huf.ai.run.rows import commit, insert_row, update_row
+from huf.ai.run.runs import heartbeat, lock_ttl
 from huf.ai.tools.effects import tool_effect
 
 HOP_JOB = "huf.ai.flow.runs.run_hop"
@@ -106,7 +106,7 @@ def enqueue_hop(flow_run: str, hop: int, suffix: str = "") -> None:
 
 
 def recover(flow_run: str) -> None:
-	"""The job a watcher queues when the worker holding this run died (``huf/ai/inflight.py``): the
+	"""The job a watcher queues when the worker holding this run died (``huf/ai/run/inflight.py``): the
 	run's current hop, whatever it was doing (it may have died after saving a hop and before
 	queueing the next one)."""
 	commit()

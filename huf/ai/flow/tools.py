@@ -3,7 +3,7 @@
 (approve_flow_run through ``tool_handlers.py``, for both decisions), so an agent has exactly the
 rights of the run's user: the same permission checks, and only a named approver may decide.
 Declarations only: the functions are reached by their dotted paths, so nothing here imports the
-run code (``tests/engine/test_import_cycles.py``)."""
+run code (``tests/engine/house/test_import_cycles.py``)."""
 
 from __future__ import annotations
 

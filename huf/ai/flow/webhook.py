@@ -21,7 +21,7 @@ from frappe.utils import cstr
 from werkzeug.wrappers import Response
 
 from huf.ai.flow import definitions
-from huf.ai.rate_limits import over_limit, peer_address
+from huf.ai.run.rate_limits import over_limit, peer_address
 from huf.ai.triggers.webhooks import MAX_BODY_BYTES, accepted, acting_as, reply, taken_before
 from huf.capabilities import open_to
 

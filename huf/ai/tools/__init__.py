@@ -60,7 +60,7 @@ def _target(doc) -> Callable[[dict, RunContext], object]:
 	if doc.types in ("GET", "POST"):
 		return lambda args, ctx: http.call(doc, args, ctx)
 	if doc.types == "Speech to Text":
-		from huf.ai.speech_to_text import transcribe_file
+		from huf.ai.media.speech_to_text import transcribe_file
 
 		return lambda args, _ctx: transcribe_file(**args)
 	frappe.throw(_("Tools of type {0} are not available yet; remove {1} from the agent.").format(doc.types, frappe.bold(doc.name)))

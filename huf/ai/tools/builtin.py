@@ -93,7 +93,7 @@ BUILTIN_TOOLS = [
 		"tool_name": "transcribe_audio",
 		"description": "Transcribe an audio file on this site (a voice note, a recorded call) to text, with the agent's "
 		"speech-to-text model. Pass file_id when you have it.",
-		"function_path": "huf.ai.speech_to_text.transcribe_file",
+		"function_path": "huf.ai.media.speech_to_text.transcribe_file",
 		"effect": "repeatable",  # reads a file, asks a model
 		"parameters": STT_PARAMETERS,
 	},

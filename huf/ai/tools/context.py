@@ -11,7 +11,7 @@ class RunContext:
 	"""Who and what a tool call belongs to. Tools act as ``user``, with that user's permissions.
 
 	``run_subagent(agent, prompt, ctx)`` runs another agent as a sub-run of this one and returns its
-	answer (the Run Agent tool); whoever executes the run provides it (``huf.ai.executor``), so the
+	answer (the Run Agent tool); whoever executes the run provides it (``huf.ai.run.executor``), so the
 	tools never import the code that runs agents.
 
 	``tool_call_id``: the id of the model's tool call whose handler is running; a run resumed after

@@ -1,7 +1,7 @@
 """Run Agent: hand a task to another agent inside the same turn (nested, not a handoff).
 
 The sub-run itself is executed by whoever runs this run (``ctx.run_subagent``, from
-``huf.ai.executor``): a tool does not import the code that runs agents and builds their tools."""
+``huf.ai.run.executor``): a tool does not import the code that runs agents and builds their tools."""
 
 from __future__ import annotations
 

@@ -28,7 +28,7 @@ def run_trigger_now(trigger: str, prompt: str | None = None) -> dict:
 		frappe.throw(_("The trigger {0} is disabled. Enable it to run it.").format(frappe.bold(doc.name)))
 	if doc.flow:
 		frappe.throw(_("The trigger {0} starts the flow {1}: start it by hand with Run now on the flow.").format(frappe.bold(doc.name), frappe.bold(doc.flow)))
-	from huf.ai.runs import queue_run
+	from huf.ai.run.runs import queue_run
 
 	text = prompt_for({"kind": "manual", "trigger": doc.name, "prompt": (prompt or "").strip()})
 	user = frappe.session.user

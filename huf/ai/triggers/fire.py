@@ -105,7 +105,7 @@ def run_trigger(trigger: str, context: dict, triggered_by: str | None = None, us
 
 
 def queue_agent(row, context: dict, user: str, triggered_by: str | None) -> dict:
-	from huf.ai.runs import queue_run
+	from huf.ai.run.runs import queue_run
 
 	prompt, images = prompt_for(context), []
 	if context.get("files"):

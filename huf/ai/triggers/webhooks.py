@@ -22,7 +22,7 @@ import frappe
 from frappe import _
 from werkzeug.wrappers import Response
 
-from huf.ai.rate_limits import over_limit, peer_address
+from huf.ai.run.rate_limits import over_limit, peer_address
 from huf.ai.triggers import identity
 from huf.capabilities import open_to
 
@@ -132,7 +132,7 @@ def release(held: list[str]) -> None:
 def queue_delivery(row, slug: str, body: bytes, held: list[str] | None = None, run_as: str | None = None) -> Response:
 	"""Queue the trigger's run with the body in its message, as ``run_as`` (a test delivery: its
 	sender) or the trigger's Run As; the markers ``held`` record the run."""
-	from huf.ai.runs import queue_run
+	from huf.ai.run.runs import queue_run
 	from huf.ai.triggers.fire import MAX_SNAPSHOT_CHARS
 
 	held = held or []

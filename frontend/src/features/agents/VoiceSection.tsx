@@ -9,9 +9,9 @@ import type { ModelRow } from "../providers/api";
 export type VoiceFields = { stt_model: string; tts_model: string; tts_voice: string; image_model: string };
 export type Sample = { file_url: string; file_name: string; content_type: string };
 
-/** A short sample of the voice, saved as the caller's private file (huf.ai.sdk_tools.preview_voice). */
+/** A short sample of the voice, saved as the caller's private file (huf.ai.media.sdk_tools.preview_voice). */
 export const previewVoice = (agent: string, ttsModel: string, ttsVoice: string) =>
-	call<Sample>("huf.ai.sdk_tools.preview_voice", { agent, ...(ttsModel ? { tts_model: ttsModel } : {}), ...(ttsVoice ? { tts_voice: ttsVoice } : {}) }, true);
+	call<Sample>("huf.ai.media.sdk_tools.preview_voice", { agent, ...(ttsModel ? { tts_model: ttsModel } : {}), ...(ttsVoice ? { tts_voice: ttsVoice } : {}) }, true);
 
 type Props = {
 	value: VoiceFields;

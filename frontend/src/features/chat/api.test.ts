@@ -17,7 +17,7 @@ describe("chatApi memory", () => {
 		const fetch = answering(200, { message: rows });
 		await expect(chatApi.memory("C 1")).resolves.toEqual(rows);
 		const [url, init] = fetch.mock.calls[0] ?? [];
-		expect(url).toBe("/api/method/huf.ai.memory.get_conversation_memory?conversation=C+1");
+		expect(url).toBe("/api/method/huf.ai.agent_state.memory.get_conversation_memory?conversation=C+1");
 		expect(init?.method).toBeUndefined();
 	});
 
@@ -26,7 +26,7 @@ describe("chatApi memory", () => {
 		await chatApi.remember("C1", "city", '"Lisbon"');
 		await chatApi.remember("C1", "city", "");
 		const bodies = fetch.mock.calls.map(([, init]) => JSON.parse(String(init?.body)) as unknown);
-		expect(fetch.mock.calls[0]?.[0]).toBe("/api/method/huf.ai.memory.set_conversation_memory");
+		expect(fetch.mock.calls[0]?.[0]).toBe("/api/method/huf.ai.agent_state.memory.set_conversation_memory");
 		expect(fetch.mock.calls[0]?.[1]?.method).toBe("POST");
 		expect(bodies).toEqual([
 			{ conversation: "C1", key: "city", value: '"Lisbon"' },

@@ -5,7 +5,7 @@ export type ChatAgent = { name: string; description: string; allow_file_attachme
 /** One thing the agent remembers in a conversation; `inject`: shown to it on every turn. */
 export type MemoryItem = { key: string; value: unknown; inject: boolean; updated_at: string | null };
 export type Conversation = { name: string; title: string | null; creation: string; total_messages: number };
-/** A voice note written down (huf/ai/speech_to_text.py); `error` says why not. */
+/** A voice note written down (huf/ai/media/speech_to_text.py); `error` says why not. */
 export type Transcript = { success: boolean; text: string; language: string; audio_file_url: string; error?: string };
 export type MessagePage = { conversation: string; agent: string; title: string | null; mine: boolean; messages: StoredMessage[]; has_more: boolean; runs: Record<string, StoredRun>; active_run: string | null; awaiting_approval?: StoredApproval[]; needs_attention?: StoredApproval[] };
 
@@ -27,11 +27,11 @@ export const chatApi = {
 		call<{ status: string }>("huf.ai.agent.approvals.decide_tool_call", { run, call_id: callId, decision, ...(comment ? { comment } : {}) }, true),
 	resolve: (run: string, callId: string, action: "retry" | "skip" | "end", value?: string) =>
 		call<{ status: string }>("huf.ai.agent.approvals.resolve_interrupted_call", { run, tool_call: callId, action, ...(value ? { value } : {}) }, true),
-	memory: (conversation: string) => call<MemoryItem[]>("huf.ai.memory.get_conversation_memory", { conversation }),
+	memory: (conversation: string) => call<MemoryItem[]>("huf.ai.agent_state.memory.get_conversation_memory", { conversation }),
 	/** `value` is JSON text; "" forgets the key. Gives the conversation's memory as it is now. */
-	remember: (conversation: string, key: string, value: string) => call<MemoryItem[]>("huf.ai.memory.set_conversation_memory", { conversation, key, value }, true),
+	remember: (conversation: string, key: string, value: string) => call<MemoryItem[]>("huf.ai.agent_state.memory.set_conversation_memory", { conversation, key, value }, true),
 	transcribe: (audioFileUrl: string, language: string, agent: string) =>
-		call<Transcript>("huf.ai.speech_to_text.transcribe_audio", { audio_file_url: audioFileUrl, language, agent }, true),
+		call<Transcript>("huf.ai.media.speech_to_text.transcribe_audio", { audio_file_url: audioFileUrl, language, agent }, true),
 	cancel: (run: string) => call("huf.ai.agent.integration.cancel_agent_run", { run }, true),
 	rate: (message: string, feedback: "Thumbs Up" | "Thumbs Down", comments?: string) =>
 		call("huf.ai.agent.feedback.rate_agent_message", { agent_message: message, feedback, ...(comments ? { comments } : {}) }, true),

@@ -65,8 +65,8 @@ describe("McpServerPage", () => {
 	it("tests the connection, syncs tools, and saves which tools are on and which ask first", async () => {
 		const user = userEvent.setup();
 		doc = { name: "docs", server_name: "docs", transport_type: "http", server_url: "http://127.0.0.1:9/mcp", auth_type: "bearer_token", auth_header_value: "*****", enabled: 1, timeout_seconds: 30, tools: [tool("search", 1, 0)], modified: "1" };
-		replies["huf.ai.mcp_client.test_mcp_connection"] = { ok: true, server_name: "Docs server", server_version: "1.2", tool_count: 2, error: null };
-		replies["huf.ai.mcp_client.sync_mcp_server_tools"] = { tool_count: 2, added: ["delete_page"], removed: [] };
+		replies["huf.ai.mcp.client.test_mcp_connection"] = { ok: true, server_name: "Docs server", server_version: "1.2", tool_count: 2, error: null };
+		replies["huf.ai.mcp.client.sync_mcp_server_tools"] = { tool_count: 2, added: ["delete_page"], removed: [] };
 		renderPage("docs");
 		expect(((await screen.findByLabelText("Key or token")) as HTMLInputElement).value).toBe("");
 		expect(screen.getByText(/Changing it removes the saved key, the headers' values and the sign-in/)).toBeTruthy();
@@ -105,7 +105,7 @@ describe("McpServerPage", () => {
 	it("shows why a connection failed in words", async () => {
 		const user = userEvent.setup();
 		doc = { name: "docs", server_name: "docs", transport_type: "http", server_url: "https://nowhere.invalid/mcp", auth_type: "none", enabled: 1, timeout_seconds: 30, tools: [], modified: "1" };
-		replies["huf.ai.mcp_client.test_mcp_connection"] = { ok: false, server_name: null, server_version: null, tool_count: null, error: "The server's name nowhere.invalid could not be found (DNS)." };
+		replies["huf.ai.mcp.client.test_mcp_connection"] = { ok: false, server_name: null, server_version: null, tool_count: null, error: "The server's name nowhere.invalid could not be found (DNS)." };
 		renderPage("docs");
 		await user.click(await screen.findByRole("button", { name: /Test connection/ }));
 		expect((await screen.findByRole("alert")).textContent).toMatch(/could not be found \(DNS\)/);
@@ -115,10 +115,10 @@ describe("McpServerPage", () => {
 		const user = userEvent.setup();
 		const open = vi.spyOn(window, "open").mockImplementation(() => null);
 		doc = { name: "docs", server_name: "docs", transport_type: "http", server_url: "https://mcp.example.com/mcp", auth_type: "oauth", oauth_status: "Not Connected", enabled: 1, timeout_seconds: 30, tools: [], modified: "1" };
-		replies["huf.ai.mcp_oauth.begin_mcp_sign_in"] = { authorization_url: "https://auth.example.com/authorize?x=1" };
+		replies["huf.ai.mcp.oauth.begin_mcp_sign_in"] = { authorization_url: "https://auth.example.com/authorize?x=1" };
 		renderPage("docs");
 		await user.click(await screen.findByRole("button", { name: "Sign in" }));
-		expect(calls.at(-1)).toEqual({ method: "huf.ai.mcp_oauth.begin_mcp_sign_in", args: { server_name: "docs" } });
+		expect(calls.at(-1)).toEqual({ method: "huf.ai.mcp.oauth.begin_mcp_sign_in", args: { server_name: "docs" } });
 		expect(open).toHaveBeenCalledWith("https://auth.example.com/authorize?x=1", "_blank", "noopener");
 	});
 
@@ -205,7 +205,7 @@ describe("McpServerPage", () => {
 	it("disconnects a signed-in server only after the person confirms, then shows it signed out", async () => {
 		const user = userEvent.setup();
 		doc = { name: "docs", server_name: "docs", transport_type: "http", server_url: "https://mcp.example.com/mcp", auth_type: "oauth", oauth_status: "Connected", oauth_client_id: "registered-1", enabled: 1, timeout_seconds: 30, tools: [], modified: "1" };
-		replies["huf.ai.mcp_oauth.disconnect_mcp_server"] = { oauth_status: "Not Connected" };
+		replies["huf.ai.mcp.oauth.disconnect_mcp_server"] = { oauth_status: "Not Connected" };
 		renderPage("docs");
 		await user.click(await screen.findByRole("button", { name: "Disconnect" }));
 		const confirm = screen.getByRole("alertdialog");
@@ -215,7 +215,7 @@ describe("McpServerPage", () => {
 		await user.click(screen.getByRole("button", { name: "Disconnect" }));
 		doc = { ...doc, oauth_status: "Not Connected", oauth_client_id: null };
 		await user.click(within(screen.getByRole("alertdialog")).getByRole("button", { name: "Disconnect" }));
-		expect(calls).toEqual([{ method: "huf.ai.mcp_oauth.disconnect_mcp_server", args: { server_name: "docs" } }]);
+		expect(calls).toEqual([{ method: "huf.ai.mcp.oauth.disconnect_mcp_server", args: { server_name: "docs" } }]);
 		expect(await screen.findByText("Not signed in")).toBeTruthy();
 		expect(screen.queryByRole("button", { name: "Disconnect" })).toBeNull();
 		expect(screen.queryByText("Unsaved changes")).toBeNull();

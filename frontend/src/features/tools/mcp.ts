@@ -196,7 +196,7 @@ export function serverFieldOfServerError(title: string, excType: string, message
 	return null;
 }
 
-const MCP = "huf.ai.mcp_client";
+const MCP = "huf.ai.mcp.client";
 
 /** Test connection: the server's own name and version and how many tools it offers, or the error in words. */
 export type ConnectionReport = { ok: boolean; server_name: string | null; server_version: string | null; tool_count: number | null; error: string | null };
@@ -205,8 +205,8 @@ export type SyncReport = { tool_count: number; added: string[]; removed: string[
 
 export const testConnection = (server: string) => call<ConnectionReport>(`${MCP}.test_mcp_connection`, { server_name: server }, true);
 export const syncTools = (server: string) => call<SyncReport>(`${MCP}.sync_mcp_server_tools`, { server_name: server }, true);
-export const startSignIn = (server: string) => call<{ authorization_url: string }>("huf.ai.mcp_oauth.begin_mcp_sign_in", { server_name: server }, true);
-export const signOut = (server: string) => call<{ oauth_status: string }>("huf.ai.mcp_oauth.disconnect_mcp_server", { server_name: server }, true);
+export const startSignIn = (server: string) => call<{ authorization_url: string }>("huf.ai.mcp.oauth.begin_mcp_sign_in", { server_name: server }, true);
+export const signOut = (server: string) => call<{ oauth_status: string }>("huf.ai.mcp.oauth.disconnect_mcp_server", { server_name: server }, true);
 
 export function syncSummary({ tool_count, added, removed }: SyncReport): string {
 	const parts = [`The server offers ${tool_count} tool${tool_count === 1 ? "" : "s"}.`];

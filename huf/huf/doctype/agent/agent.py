@@ -171,7 +171,7 @@ class Agent(Document):
 			seen.add(row.tool)
 
 	def validate_mcp_servers(self):
-		from huf.ai.mcp_client import enabled_tool_count
+		from huf.ai.mcp.client import enabled_tool_count
 
 		seen: set[str] = set()
 		for row in self.get("agent_mcp_server") or []:

@@ -5,6 +5,6 @@ from frappe.model.document import Document
 
 
 class AgentContextArtifact(Document):
-	"""Written only by huf/ai/artifacts.py: a tool result too long for the model, kept whole."""
+	"""Written only by huf/ai/agent_state/artifacts.py: a tool result too long for the model, kept whole."""
 
 	pass

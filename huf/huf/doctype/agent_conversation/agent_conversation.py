@@ -6,8 +6,8 @@ from frappe.model.document import Document
 
 
 class AgentConversation(Document):
-	"""A conversation with an agent. Created by huf.ai.conversations; its counters are updated atomically
-	in SQL (huf.ai.rows.next_sequence), never through this document."""
+	"""A conversation with an agent. Created by huf.ai.run.conversations; its counters are updated atomically
+	in SQL (huf.ai.run.rows.next_sequence), never through this document."""
 
 	# begin: auto-generated types
 	# This code is auto-generated. Do not modify anything in this block.

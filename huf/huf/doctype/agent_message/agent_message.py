@@ -6,7 +6,7 @@ from frappe.model.document import Document
 
 
 class AgentMessage(Document):
-	"""One message of a conversation. Written by the run recorder (huf.ai.recorder), never from the Desk."""
+	"""One message of a conversation. Written by the run recorder (huf.ai.run.recorder), never from the Desk."""
 
 	# begin: auto-generated types
 	# This code is auto-generated. Do not modify anything in this block.
@@ -40,6 +40,6 @@ class AgentMessage(Document):
 
 
 def on_doctype_update():
-	# A conversation's next message number is never below its last message's (huf.ai.rows.next_sequence
+	# A conversation's next message number is never below its last message's (huf.ai.run.rows.next_sequence
 	# reads MAX(sequence) beside the counter): on this index that is one index look-up.
 	frappe.db.add_index("Agent Message", ["conversation", "sequence"])

@@ -5,6 +5,6 @@ from frappe.model.document import Document
 
 
 class AgentOrchestrationPlan(Document):
-	"""Written only by huf/ai/planning.py (a planned run's plan and its steps)."""
+	"""Written only by huf/ai/agent_state/planning.py (a planned run's plan and its steps)."""
 
 	pass

@@ -6,7 +6,7 @@ from frappe.model.document import Document
 
 
 class AgentRun(Document):
-	"""One execution of an agent: status, prompt, answer, tokens and cost. Written by huf.ai.lifecycle, never from the Desk."""
+	"""One execution of an agent: status, prompt, answer, tokens and cost. Written by huf.ai.run.lifecycle, never from the Desk."""
 
 	# begin: auto-generated types
 	# This code is auto-generated. Do not modify anything in this block.
@@ -55,5 +55,5 @@ class AgentRun(Document):
 
 def on_doctype_update():
 	# A drainer claims a conversation's first Queued run in one UPDATE ... ORDER BY sequence LIMIT 1
-	# (huf.ai.lifecycle.start_next): on this index it reads only the Queued runs, not the finished ones.
+	# (huf.ai.run.lifecycle.start_next): on this index it reads only the Queued runs, not the finished ones.
 	frappe.db.add_index("Agent Run", ["conversation", "status", "sequence"])

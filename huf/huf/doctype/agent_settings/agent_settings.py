@@ -9,7 +9,7 @@ from frappe.utils import cint, flt
 from huf.ai.engine.llm import DEFAULT_DEADLINE
 from huf.ai.engine.loop import DEFAULT_MAX_RESPONSE_CHARS
 from huf.ai.flow.runs import TIME_SLICE
-from huf.ai.rate_limits import DEFAULT_GUEST_RUNS_PER_HOUR
+from huf.ai.run.rate_limits import DEFAULT_GUEST_RUNS_PER_HOUR
 
 
 class AgentSettings(Document):

@@ -7,7 +7,7 @@ import frappe
 from frappe import _
 from frappe.model.document import Document
 
-from huf.huf.doctype.ai_provider.ai_provider import normalize_url
+from huf.ai.outbound import normalize_url
 
 TOOL_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
 PARAMETER_NAME = re.compile(r"^[a-zA-Z_][a-zA-Z0-9_]*$")

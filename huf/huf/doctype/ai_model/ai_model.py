@@ -89,6 +89,6 @@ class AIModel(Document):
 
 
 def clear_prices(model: str) -> None:
-	from huf.ai.cost import clear_price_cache
+	from huf.ai.run.cost import clear_price_cache
 
 	clear_price_cache(model)

@@ -1,14 +1,12 @@
 # Copyright (c) 2026, Huf contributors
 # For license information, please see license.txt
 
-from urllib.parse import urlparse
-
 import frappe
 from frappe import _
 from frappe.model.document import Document
 from frappe.utils.password import decrypt
 
-from huf.ai.outbound import check_model_server
+from huf.ai.outbound import check_model_server, normalize_url
 
 
 class AIProvider(Document):
@@ -98,24 +96,3 @@ class AIProvider(Document):
 
 # (site, AI Provider) -> (the document's modified, its key as __Auth stores it, encrypted): never the key itself
 _STORED_KEYS: dict[tuple[str, str], tuple[object, str | None]] = {}
-
-
-def normalize_url(value: str | None, label: str) -> str | None:
-	"""``value`` without surrounding spaces and trailing slashes; an error a Desk user can act on when
-	it is not an http(s) URL. Empty stays empty."""
-	value = (value or "").strip()
-	if not value:
-		return None
-	parsed = urlparse(value)
-	if parsed.scheme not in ("http", "https") or not parsed.netloc or " " in value:
-		frappe.throw(
-			_("{0} must be a full URL that starts with http:// or https://, e.g. http://localhost:11434. {1} is not.").format(
-				label, frappe.bold(value)
-			),
-			title=_("Invalid URL"),
-		)
-	try:
-		parsed.port  # noqa: B018 - raises ValueError for a port that is not a number
-	except ValueError:
-		frappe.throw(_("The port in {0} is not a number.").format(frappe.bold(value)), title=_("Invalid URL"))
-	return value.rstrip("/")

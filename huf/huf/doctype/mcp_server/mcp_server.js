@@ -28,7 +28,7 @@ function call(frm, method, message) {
 }
 
 function test_connection(frm) {
-	call(frm, "huf.ai.mcp_client.test_mcp_connection", __("Connecting to the server...")).then(({ message: r }) => {
+	call(frm, "huf.ai.mcp.client.test_mcp_connection", __("Connecting to the server...")).then(({ message: r }) => {
 		if (r.ok) {
 			frappe.msgprint({
 				title: __("Connected"),
@@ -42,7 +42,7 @@ function test_connection(frm) {
 }
 
 function sync_tools(frm) {
-	call(frm, "huf.ai.mcp_client.sync_mcp_server_tools", __("Fetching the server's tools...")).then(({ message: r }) => {
+	call(frm, "huf.ai.mcp.client.sync_mcp_server_tools", __("Fetching the server's tools...")).then(({ message: r }) => {
 		let text = __("The server offers {0} tools.", [r.tool_count]);
 		if (r.added.length) text += " " + __("New: {0}.", [r.added.join(", ")]);
 		if (r.removed.length) text += " " + __("No longer offered, so turned off: {0}.", [r.removed.join(", ")]);
@@ -56,13 +56,13 @@ function connect(frm) {
 		frappe.msgprint(__("Save the server first, then connect."));
 		return;
 	}
-	call(frm, "huf.ai.mcp_oauth.begin_mcp_sign_in", __("Opening the sign-in page...")).then(({ message: r }) => {
+	call(frm, "huf.ai.mcp.oauth.begin_mcp_sign_in", __("Opening the sign-in page...")).then(({ message: r }) => {
 		window.location.href = r.authorization_url;
 	});
 }
 
 function disconnect(frm) {
 	frappe.confirm(__("Forget this server's sign-in? Agents cannot use its tools until someone connects again."), () => {
-		call(frm, "huf.ai.mcp_oauth.disconnect_mcp_server", __("Disconnecting...")).then(() => frm.reload_doc());
+		call(frm, "huf.ai.mcp.oauth.disconnect_mcp_server", __("Disconnecting...")).then(() => frm.reload_doc());
 	});
 }

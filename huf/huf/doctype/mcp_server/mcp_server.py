@@ -8,7 +8,7 @@ from frappe import _
 from frappe.model.document import Document
 from frappe.utils import now_datetime
 
-from huf.ai import mcp_client, mcp_tokens
+from huf.ai.mcp import client as mcp_client, tokens as mcp_tokens
 from huf.ai.engine.mcp import MCPError, check_server, list_tools, test_connection
 from huf.ai.outbound import check_address
 from huf.permissions import require

@@ -3,7 +3,7 @@
 
 from frappe.model.document import Document
 
-from huf.ai.speech_settings import check_endpoint
+from huf.ai.media.speech_settings import check_endpoint
 
 
 class OpenAISettings(Document):

@@ -12,7 +12,7 @@ const edge = (source: string, target: string, type = "always", extra: Record<str
 const KNOWN: Known = { agents: new Set(["Scorer"]), tools: new Map([["create_lead", { asksFirst: false }], ["delete_lead", { asksFirst: true }]]) };
 const LOADING: Known = { agents: null, tools: null };
 
-/** The server test's good flow (tests/engine/test_flow_validate.py): one step of every kind that has settings. */
+/** The server test's good flow (tests/engine/flow/test_flow_validate.py): one step of every kind that has settings. */
 const GOOD: Definition = {
 	id: "flow",
 	nodes: [
@@ -179,7 +179,7 @@ describe("checkFlow", () => {
 });
 
 describe("circles a run can never leave", () => {
-	// The server's cases (tests/engine/test_flow_validate.py), with its words.
+	// The server's cases (tests/engine/flow/test_flow_validate.py), with its words.
 	const step = (id: string, label = id.toUpperCase()): RawNode => ({ id, type: "transform", data: { label, config: { mode: "template", template: "x", key: id } } });
 	const labelled = (id: string, type: string, label: string, config: Record<string, unknown> = {}): RawNode => ({ id, type, data: { label, config } });
 	const closed = (steps: string) =>
