@@ -7,12 +7,8 @@ from pathlib import Path
 
 from huf.capabilities import markdown_table
 
-<<<<<<<< HEAD:tests/engine/test_capabilities_docs.py
-ROOT = Path(__file__).resolve().parents[2]
-PAGE = ROOT / "docs" / "who-may-do-what.md"
-========
 ROOT = Path(__file__).resolve().parents[3]
->>>>>>>> house:tests/engine/house/test_capabilities_readme.py
+PAGE = ROOT / "docs" / "who-may-do-what.md"
 START, END = "<!-- capabilities:start -->", "<!-- capabilities:end -->"
 
 
