@@ -13,7 +13,7 @@ another module's whitelisted function without using it (a re-export, e.g.
 ``pages()`` turns that into Markdown: ``reference/index.md`` (every method in one table) and one
 page per module. As a MkDocs hook (``hooks:`` in mkdocs.yml) ``on_config`` puts the module pages
 under the Reference entry of the nav and ``on_files`` adds the pages to the build; nothing is
-written into docs/. ``tests/engine/test_api_reference.py`` runs ``collect()`` on the real tree.
+written into docs/. ``tests/engine/house/test_api_reference.py`` runs ``collect()`` on the real tree.
 """
 
 from __future__ import annotations
@@ -355,7 +355,7 @@ def index_page(methods: list[Method]) -> str:
 		"to `require(...)` and `has_capability(...)`; the arguments with their types and defaults; and the "
 		"docstring. Ownership checks a method makes through helpers (whose conversation, run or flow run) "
 		"are in its docstring, not in the table. A name one module imports from another and never uses "
-		"itself is listed as a second address (**Also at**). `tests/engine/test_api_reference.py` checks "
+		"itself is listed as a second address (**Also at**). `tests/engine/house/test_api_reference.py` checks "
 		"the generator finds the methods it should.",
 		"",
 	]

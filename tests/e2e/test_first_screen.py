@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 from huf import examples
 from tests.e2e.test_spa import shot
 from tests.site.conftest import make_user
-from tests.site.test_getting_started import remove_example
+from tests.site.agents.test_getting_started import remove_example
 from tests.support.scripted_llm import text
 
 PROVIDER, MODEL = "First Screen Local", "first-screen-model"

@@ -44,7 +44,7 @@ def test_known_methods_with_their_capability_and_http_methods():
 	assert METHODS["huf.ai.flow.api.save_flow_definition"].needs == ["flow.write"]
 	assert METHODS["huf.ai.flow.api.run_flow_draft"].capabilities == ["flow.write", "flow.run"]
 	assert METHODS["huf.ai.data_tables.api.create_data_table"].needs == ["table.write"]
-	assert METHODS["huf.ai.mcp_client.get_agent_mcp_servers"].asked == ["tool.mcp.write"]
+	assert METHODS["huf.ai.mcp.client.get_agent_mcp_servers"].asked == ["tool.mcp.write"]
 	assert METHODS["huf.permissions.get_me"].open_to
 
 

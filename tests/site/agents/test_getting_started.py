@@ -14,7 +14,7 @@ from huf.ai import getting_started, seeding
 from huf.ai.agent.integration import run_agent_sync
 from tests.site import fixtures
 from tests.site.conftest import as_user, make_user, wait_for
-from tests.site.test_seeding import writes_during
+from tests.site.agents.test_seeding import writes_during
 from tests.support.scripted_llm import text, tool_calls
 
 TOOLS = ("example_list_todos", "example_get_todo", "example_list_notes")
