@@ -6,7 +6,7 @@ import { columnsOf, DataTable, type Columns } from "../../components/DataTable";
 import { CoverLink, DataList, ListPage, NewButton } from "../../components/ListPage";
 import { Button } from "../../components/ui/button";
 import { Dialog } from "../../components/ui/dialog";
-import { Field, Input } from "../../components/ui/field";
+import { Field, Form, Input } from "../../components/ui/field";
 import { Empty, ErrorNote, StatusBadge } from "../../components/ui/status";
 import { useCan } from "../../lib/me";
 import { saveFlow, useFlows, type FlowRow } from "./api";
@@ -97,11 +97,9 @@ function NewFlowDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (o
 	});
 	return (
 		<Dialog open={open} onOpenChange={onOpenChange} title="New flow" description="Name the flow; its ID is how other systems and triggers refer to it.">
-			<form
-				noValidate
+			<Form
 				className="grid gap-3"
-				onSubmit={(event) => {
-					event.preventDefault();
+				onSubmit={() => {
 					setTried(true);
 					if (!nameProblem && !idProblem) create.mutate();
 				}}
@@ -125,7 +123,7 @@ function NewFlowDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (o
 				<Button type="submit" className="justify-self-end" disabled={create.isPending}>
 					{create.isPending ? "Creating…" : "Create flow"}
 				</Button>
-			</form>
+			</Form>
 		</Dialog>
 	);
 }
