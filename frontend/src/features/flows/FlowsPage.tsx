@@ -55,17 +55,19 @@ export default function FlowsPage() {
 			title="Flows"
 			width="5xl"
 			actions={
-				<>
-					{can("flow.run") ? (
-						<Button asChild variant="outline">
-							<Link to="/flows/approvals">
-								<Inbox className="h-4 w-4" aria-hidden />
-								Waiting for me
-							</Link>
-						</Button>
-					) : null}
-					{writer ? <NewButton onClick={() => setCreating(true)}>New flow</NewButton> : null}
-				</>
+				can("flow.run") || writer ? (
+					<>
+						{can("flow.run") ? (
+							<Button asChild variant="outline">
+								<Link to="/flows/approvals">
+									<Inbox className="h-4 w-4" aria-hidden />
+									Waiting for me
+								</Link>
+							</Button>
+						) : null}
+						{writer ? <NewButton onClick={() => setCreating(true)}>New flow</NewButton> : null}
+					</>
+				) : null
 			}
 		>
 			<p className="text-sm text-slate-600">A flow is a process written once and run many times: steps that ask agents, call web addresses, wait for a person's approval and more.</p>
