@@ -55,13 +55,23 @@ export function NumberInput({ value, onValue, ...props }: Omit<ComponentProps<"i
 	return <Input type="number" value={Number.isNaN(value) ? "" : String(value)} onChange={(e) => onValue(e.target.value === "" ? Number.NaN : Number(e.target.value))} {...props} />;
 }
 
-/** A select's choices, each with the words people read. */
-export function Options({ choices }: { choices: readonly { value: string; label: string }[] }) {
-	return choices.map((choice) => (
-		<option key={choice.value} value={choice.value}>
-			{choice.label}
-		</option>
-	));
+type SelectFieldProps<V extends string> = { label: string; hint?: ReactNode; error?: string | undefined; value: V; choices: readonly { value: V; label: string }[]; onChange: (value: V) => void };
+
+/** A labelled choice of a fixed few, each with the words people read. */
+export function SelectField<V extends string>({ label, hint, error, value, choices, onChange }: SelectFieldProps<V>) {
+	return (
+		<Field label={label} hint={hint} error={error}>
+			{(props) => (
+				<Select value={value} onChange={(e) => onChange(e.target.value as V)} {...props}>
+					{choices.map((choice) => (
+						<option key={choice.value} value={choice.value}>
+							{choice.label}
+						</option>
+					))}
+				</Select>
+			)}
+		</Field>
+	);
 }
 
 type FormProps = { label?: string; className?: string; onSubmit: () => void; children: ReactNode };

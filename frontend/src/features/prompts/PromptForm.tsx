@@ -1,5 +1,5 @@
 import { useQueryClient } from "@tanstack/react-query";
-import { Checkbox, Field, Form, Input, Options, Select, Textarea } from "../../components/ui/field";
+import { Checkbox, Field, Form, Input, Select, SelectField, Textarea } from "../../components/ui/field";
 import { EditorHeader, Section } from "../../components/ui/section";
 import { ErrorNote } from "../../components/ui/status";
 import { useUnsavedGuard } from "../../components/unsaved";
@@ -61,13 +61,7 @@ export function PromptForm({ kind, initial, name, version, onSaved }: Props) {
 							</Select>
 						)}
 					</Field>
-					<Field label="Who can see it">
-						{(props) => (
-							<Select value={draft.visibility} onChange={(e) => set("visibility", e.target.value as PromptDraft["visibility"])} {...props}>
-								<Options choices={VISIBILITY} />
-							</Select>
-						)}
-					</Field>
+					<SelectField label="Who can see it" value={draft.visibility} choices={VISIBILITY} onChange={(value) => set("visibility", value)} />
 				</div>
 				<Field label="Description" hint="What the prompt is for, shown when people pick one.">
 					{(props) => <Textarea rows={2} value={draft.description} onChange={(e) => set("description", e.target.value)} {...props} />}

@@ -2,28 +2,19 @@ import { Link, useSearchParams } from "react-router";
 import { CardLink, Cards, DataList, ListPage } from "../../components/ListPage";
 import { Button } from "../../components/ui/button";
 import { Empty } from "../../components/ui/status";
-import { cn } from "../../lib/cn";
+import { ToggleButton } from "../../components/ui/toggle";
 import { useCan } from "../../lib/me";
 import { isKind, KINDS, usePrompts, VISIBILITY, type PromptKind } from "./api";
 
 const SEEN_BY: Record<string, string> = Object.fromEntries(VISIBILITY.map((item) => [item.value, item.label]));
 
-export function KindSwitch({ kind, onChange }: { kind: PromptKind; onChange: (kind: PromptKind) => void }) {
+function KindSwitch({ kind, onChange }: { kind: PromptKind; onChange: (kind: PromptKind) => void }) {
 	return (
 		<div role="group" aria-label="Which instructions" className="flex flex-wrap gap-2">
 			{KINDS.map((item) => (
-				<button
-					key={item.kind}
-					type="button"
-					aria-pressed={item.kind === kind}
-					onClick={() => onChange(item.kind)}
-					className={cn(
-						"rounded-md border px-3 py-1.5 text-sm font-medium focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-blue-500",
-						item.kind === kind ? "border-blue-600 bg-blue-50 text-blue-800" : "border-slate-300 bg-white text-slate-700 hover:bg-slate-50",
-					)}
-				>
+				<ToggleButton key={item.kind} pressed={item.kind === kind} className="px-3 py-1.5 text-sm" onClick={() => onChange(item.kind)}>
 					{item.label}
-				</button>
+				</ToggleButton>
 			))}
 		</div>
 	);

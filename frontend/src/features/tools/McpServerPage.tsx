@@ -3,7 +3,7 @@ import { ChevronDown, ChevronRight, LogIn, LogOut, PlugZap, RefreshCw } from "lu
 import { useId, useMemo, useState } from "react";
 import { useNavigate, useParams } from "react-router";
 import { Button } from "../../components/ui/button";
-import { Checkbox, Field, Form, Input, NumberInput, Options, Select, Textarea } from "../../components/ui/field";
+import { Checkbox, Field, Form, Input, NumberInput, SelectField, Textarea } from "../../components/ui/field";
 import { EditorHeader, Section } from "../../components/ui/section";
 import { ErrorNote, Loading, StatusBadge } from "../../components/ui/status";
 import { getDoc, saveDoc } from "../../lib/api";
@@ -79,13 +79,7 @@ function ServerForm({ isNew, initial, synced, onSynced, saved, onSaved }: Server
 				</Section>
 
 				<Section title="Connection">
-					<Field label="How Huf reaches it" error={errors.transport_type}>
-						{(props) => (
-							<Select value={draft.transport_type} onChange={(e) => set("transport_type", e.target.value as McpDraft["transport_type"])} {...props}>
-								<Options choices={CONNECTIONS} />
-							</Select>
-						)}
-					</Field>
+					<SelectField label="How Huf reaches it" error={errors.transport_type} value={draft.transport_type} choices={CONNECTIONS} onChange={(value) => set("transport_type", value)} />
 					{web ? (
 						<Field label="Address" error={errors.server_url} hint={`The server's address, e.g. https://mcp.example.com/mcp.${isNew ? "" : ` ${ADDRESS_CHANGE}`}`}>
 							{(props) => <Input value={draft.server_url} placeholder="https://" onChange={(e) => set("server_url", e.target.value)} {...props} />}
@@ -114,13 +108,7 @@ function ServerForm({ isNew, initial, synced, onSynced, saved, onSaved }: Server
 
 				{web ? (
 					<Section title="Sign-in">
-						<Field label="How Huf signs in">
-							{(props) => (
-								<Select value={draft.auth_type} onChange={(e) => set("auth_type", e.target.value as McpDraft["auth_type"])} {...props}>
-									<Options choices={SIGN_INS} />
-								</Select>
-							)}
-						</Field>
+						<SelectField label="How Huf signs in" value={draft.auth_type} choices={SIGN_INS} onChange={(value) => set("auth_type", value)} />
 						{draft.auth_type === "api_key" || draft.auth_type === "custom_header" ? (
 							<Field label="Header name" error={errors.auth_header_name} hint={draft.auth_type === "api_key" ? "Optional; X-API-Key when empty." : "e.g. X-Api-Key"}>
 								{(props) => <Input value={draft.auth_header_name} onChange={(e) => set("auth_header_name", e.target.value)} {...props} />}
