@@ -1,4 +1,5 @@
-// Labelled form controls. The error shows next to the field and is tied to it for screen readers.
+// Labelled form controls, and the form around them. The error shows next to the field and is tied
+// to it for screen readers.
 import { useId, type ComponentProps, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes } from "react";
 import { cn } from "../../lib/cn";
 
@@ -46,5 +47,48 @@ export function Checkbox({ label, ...props }: InputHTMLAttributes<HTMLInputEleme
 			<input type="checkbox" className="h-4 w-4 rounded border-slate-300 accent-blue-600" {...props} />
 			{label}
 		</label>
+	);
+}
+
+/** A number input; empty is NaN, which a form's rules turn into an error. */
+export function NumberInput({ value, onValue, ...props }: Omit<ComponentProps<"input">, "value" | "onChange" | "type"> & { value: number; onValue: (value: number) => void }) {
+	return <Input type="number" value={Number.isNaN(value) ? "" : String(value)} onChange={(e) => onValue(e.target.value === "" ? Number.NaN : Number(e.target.value))} {...props} />;
+}
+
+type SelectFieldProps<V extends string> = { label: string; hint?: ReactNode; error?: string | undefined; value: V; choices: readonly { value: V; label: string }[]; onChange: (value: V) => void };
+
+/** A labelled choice of a fixed few, each with the words people read. */
+export function SelectField<V extends string>({ label, hint, error, value, choices, onChange }: SelectFieldProps<V>) {
+	return (
+		<Field label={label} hint={hint} error={error}>
+			{(props) => (
+				<Select value={value} onChange={(e) => onChange(e.target.value as V)} {...props}>
+					{choices.map((choice) => (
+						<option key={choice.value} value={choice.value}>
+							{choice.label}
+						</option>
+					))}
+				</Select>
+			)}
+		</Field>
+	);
+}
+
+type FormProps = { label?: string; className?: string; onSubmit: () => void; children: ReactNode };
+
+/** A form that checks its fields itself (no browser bubbles) and never reloads the page. */
+export function Form({ label, className = "grid gap-4", onSubmit, children }: FormProps) {
+	return (
+		<form
+			noValidate
+			aria-label={label}
+			className={className}
+			onSubmit={(event) => {
+				event.preventDefault();
+				onSubmit();
+			}}
+		>
+			{children}
+		</form>
 	);
 }

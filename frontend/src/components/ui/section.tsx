@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import { cn } from "../../lib/cn";
 import { Button } from "./button";
 
 /** A titled white card: one part of a form or a page. */
@@ -24,5 +25,15 @@ export function EditorHeader({ title, dirty, saving, canSave = true }: { title: 
 				</Button>
 			) : null}
 		</header>
+	);
+}
+
+/** One figure of a record (a term and its value) in a `<dl>`; `numeric` lines its digits up. */
+export function Stat({ label, value, numeric = false }: { label: string; value: ReactNode; numeric?: boolean }) {
+	return (
+		<div className="rounded-md bg-slate-50 px-3 py-2">
+			<dt className="text-xs text-slate-500">{label}</dt>
+			<dd className={cn("text-sm font-medium", numeric && "tabular-nums")}>{value}</dd>
+		</div>
 	);
 }

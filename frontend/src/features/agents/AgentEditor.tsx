@@ -1,12 +1,13 @@
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useMemo, useState } from "react";
 import { useNavigate, useParams } from "react-router";
 import { Button } from "../../components/ui/button";
 import { useUnsavedGuard } from "../../components/unsaved";
-import { Checkbox, Field, Input, Select, Textarea } from "../../components/ui/field";
+import { Checkbox, Field, Form, Input, NumberInput, Select, Textarea } from "../../components/ui/field";
 import { EditorHeader, Section } from "../../components/ui/section";
 import { ErrorNote, Loading } from "../../components/ui/status";
-import { ApiError, getDoc, getList, saveDoc } from "../../lib/api";
+import { getDoc, getList, saveDoc } from "../../lib/api";
+import { useDraftForm } from "../../lib/form";
 import { useCan } from "../../lib/me";
 import { useProviders } from "../providers/api";
 import { SetupDialog } from "../providers/SetupDialog";
@@ -19,9 +20,11 @@ import { PromptChoice, promptFields, type PromptChoiceValue } from "./PromptChoi
 import { TOOL_FIELDS, ToolPicker, type ToolRow } from "./ToolPicker";
 import { TryPanel } from "./TryPanel";
 import { VoiceSection } from "./VoiceSection";
-import { emptyAgent, fieldOfServerError, validateAgent, type AgentDraft, type FieldErrors, type KnowledgeBinding, type McpBinding } from "./validation";
+import { emptyAgent, fieldOfServerError, validateAgent, type AgentDraft, type KnowledgeBinding, type McpBinding } from "./validation";
 
 const KEYS = Object.keys(emptyAgent()) as (keyof AgentDraft)[];
+/** The agent's fields that hold a `T`. */
+type KeyOf<T> = { [K in keyof AgentDraft]-?: AgentDraft[K] extends T ? K : never }[keyof AgentDraft];
 
 function pick(doc: Record<string, unknown>): AgentDraft {
 	const draft = emptyAgent() as Record<string, unknown>;
@@ -33,6 +36,13 @@ function pick(doc: Record<string, unknown>): AgentDraft {
 	draft.agent_knowledge = ((doc.agent_knowledge as KnowledgeBinding[]) ?? []).map(({ knowledge_source, mode, priority, token_budget }) => ({ knowledge_source, mode, priority, token_budget }));
 	draft.agent_mcp_server = ((doc.agent_mcp_server as McpBinding[]) ?? []).map(({ mcp_server, enabled, tool_count }) => ({ mcp_server, enabled: enabled ? 1 : 0, tool_count: tool_count ?? null }));
 	return draft as AgentDraft;
+}
+
+/** The agent's instructions (its own, or a prompt from the library), or its summary instructions. */
+function promptOf(draft: AgentDraft, which: "main" | "summary"): PromptChoiceValue {
+	return which === "main"
+		? { mode: draft.prompt_mode, template: draft.prompt_template, locked: draft.prompt_version_locked, version: draft.template_version_at_attach }
+		: { mode: draft.summary_prompt_mode, template: draft.summary_prompt_template, locked: draft.summary_prompt_version_locked, version: draft.summary_template_version_at_attach };
 }
 
 export default function AgentEditor() {
@@ -65,35 +75,21 @@ function Editor({ isNew, initial, providers, tools, saved, onSaved }: EditorProp
 	const canWrite = can("agent.write");
 	const navigate = useNavigate();
 	const queryClient = useQueryClient();
-	const [draft, setDraft] = useState(initial);
-	const [errors, setErrors] = useState<FieldErrors>({});
-	const [formError, setFormError] = useState<string | null>(null);
 	const [setupOpen, setSetupOpen] = useState(false);
-	const set = <K extends keyof AgentDraft>(key: K, value: AgentDraft[K]) => {
-		setDraft((current) => ({ ...current, [key]: value }));
-		setErrors(({ [key]: _, ...rest }) => rest);
-	};
 
 	// Only models of providers that can be called are offered.
 	const models = useMemo(() => providers.filter((p) => p.ready).flatMap((p) => p.models.filter((m) => !m.disabled)), [providers]);
 	const providerOf = (model: string) => models.find((m) => m.name === model)?.provider;
-	const dirty = JSON.stringify(draft) !== JSON.stringify(initial);
-
-	const { justSaved, prompt: leavePrompt } = useUnsavedGuard(dirty);
-
-	const mainPrompt: PromptChoiceValue = { mode: draft.prompt_mode, template: draft.prompt_template, locked: draft.prompt_version_locked, version: draft.template_version_at_attach };
-	const summaryPrompt: PromptChoiceValue = {
-		mode: draft.summary_prompt_mode,
-		template: draft.summary_prompt_template,
-		locked: draft.summary_prompt_version_locked,
-		version: draft.summary_template_version_at_attach,
-	};
 	// The newest version of a picked prompt, from the list the picker showed.
 	const newestOf = (kind: PromptKind, name: string) => queryClient.getQueryData<PromptRow[]>(["prompts", kind])?.find((row) => row.name === name)?.version;
 
-	const save = useMutation({
-		mutationFn: () => {
+	const { draft, setDraft, set, errors, setErrors, formError, dirty, save, submit } = useDraftForm({
+		initial,
+		validate: (draft) => validateAgent(draft, providerOf),
+		save: (draft) => {
 			const { modified, ...fields } = draft;
+			const mainPrompt = promptOf(draft, "main");
+			const summaryPrompt = promptOf(draft, "summary");
 			const main = promptFields(mainPrompt, newestOf("prompt", draft.prompt_template));
 			// Summary instructions from the library only matter to an agent that summarizes.
 			const unused = draft.context_strategy !== "Summarize" && !draft.summary_prompt_template;
@@ -107,49 +103,30 @@ function Editor({ isNew, initial, providers, tools, saved, onSaved }: EditorProp
 			};  // prettier-ignore
 			return saveDoc<Record<string, unknown>>("Agent", doc, isNew ? undefined : initial.agent_name);
 		},
-		onSuccess: async (doc) => {
+		onSaved: async (doc) => {
 			await queryClient.invalidateQueries({ queryKey: ["agents"] });
 			queryClient.setQueryData(["agent", String(doc.name)], doc);
-			setFormError(null);
 			onSaved(true);
 			justSaved.current = true;
 			if (isNew) navigate(`/agents/${encodeURIComponent(String(doc.name))}`, { replace: true, flushSync: true });
 		},
-		onError: (error) => {
-			const field = error instanceof ApiError ? fieldOfServerError(error.title, error.kind) : null;
-			if (field) setErrors({ [field]: error.message });
-			else setFormError(error.message);
-		},
+		what: "agent",
+		fieldOf: (error) => fieldOfServerError(error.title, error.kind),
 	});
+	const { justSaved, prompt: leavePrompt } = useUnsavedGuard(dirty);
+	const mainPrompt = promptOf(draft, "main");
+	const summaryPrompt = promptOf(draft, "summary");
 
-	const submit = () => {
-		const found = validateAgent(draft, providerOf);
-		setErrors(found);
-		if (Object.keys(found).length) {
-			setFormError("Some fields need attention before the agent can be saved.");
-			return;
-		}
-		save.mutate();
-	};
-
-	const number = (key: keyof AgentDraft, label: string, hint?: string, step = "1") => (
+	const number = (key: KeyOf<number>, label: string, hint?: string, step = "1") => (
 		<Field label={label} error={errors[key]} hint={hint}>
-			{(props) => <Input type="number" step={step} value={String(draft[key] ?? "")} onChange={(e) => set(key, (e.target.value === "" ? Number.NaN : Number(e.target.value)) as never)} {...props} />}
+			{(props) => <NumberInput step={step} value={draft[key]} onValue={(value) => set(key, value)} {...props} />}
 		</Field>
 	);
-	const check = (key: keyof AgentDraft, label: string) => <Checkbox label={label} checked={Boolean(draft[key])} onChange={(e) => set(key, (e.target.checked ? 1 : 0) as never)} />;
+	const check = (key: KeyOf<0 | 1>, label: string) => <Checkbox label={label} checked={Boolean(draft[key])} onChange={(e) => set(key, e.target.checked ? 1 : 0)} />;
 
 	return (
 		<div className="grid gap-4 p-4 md:p-6 xl:grid-cols-[minmax(0,1fr)_26rem]">
-			<form
-				noValidate
-				aria-label="Agent settings"
-				className="grid content-start gap-4"
-				onSubmit={(event) => {
-					event.preventDefault();
-					submit();
-				}}
-			>
+			<Form label="Agent settings" className="grid content-start gap-4" onSubmit={submit}>
 				<EditorHeader title={isNew ? "New agent" : initial.agent_name} dirty={dirty} saving={save.isPending} canSave={canWrite} />
 				{!canWrite ? <p className="text-sm text-slate-600">You can look at this agent; changing agents takes a role with that permission.</p> : null}
 				{formError ? <ErrorNote error={formError} /> : null}
@@ -344,7 +321,7 @@ function Editor({ isNew, initial, providers, tools, saved, onSaved }: EditorProp
 						{check("run_immediately", "Run inside the request instead of in the background")}
 					</Section>
 				</fieldset>
-			</form>
+			</Form>
 			{can("agent.run") ? (
 				<aside className="xl:sticky xl:top-4 xl:h-[calc(100vh-2rem)]">
 					<TryPanel agent={isNew ? null : initial.agent_name} dirty={dirty} />

@@ -1,9 +1,8 @@
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { cleanup, render, screen } from "@testing-library/react";
+import { cleanup, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { useState } from "react";
-import { MemoryRouter } from "react-router";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { renderPage } from "../../test/render";
 import { McpSection } from "./McpSection";
 import type { McpBinding } from "./validation";
 
@@ -22,13 +21,7 @@ function Harness({ start }: { start: McpBinding[] }) {
 describe("McpSection", () => {
 	it("shows how many tools each bound server brings and offers each server once", async () => {
 		const user = userEvent.setup();
-		render(
-			<QueryClientProvider client={new QueryClient()}>
-				<MemoryRouter>
-					<Harness start={[{ mcp_server: "docs", enabled: 1, tool_count: 3 }]} />
-				</MemoryRouter>
-			</QueryClientProvider>,
-		);
+		renderPage(<Harness start={[{ mcp_server: "docs", enabled: 1, tool_count: 3 }]} />);
 		expect(await screen.findByText("3 tools")).toBeTruthy();
 		await user.click(screen.getByRole("button", { name: "Add a tool server" }));
 		const second = screen.getAllByLabelText("Server")[1] as HTMLSelectElement;

@@ -4,6 +4,7 @@ import { Button } from "../../components/ui/button";
 import { Field, Input, Select } from "../../components/ui/field";
 import { call } from "../../lib/api";
 import type { ModelRow } from "../providers/api";
+import type { FieldErrors } from "../../lib/rules";
 
 /** The Agent's Voice and images fields (the shared contract's names). */
 export type VoiceFields = { stt_model: string; tts_model: string; tts_voice: string; image_model: string };
@@ -16,7 +17,7 @@ export const previewVoice = (agent: string, ttsModel: string, ttsVoice: string) 
 type Props = {
 	value: VoiceFields;
 	models: Pick<ModelRow, "name" | "provider">[];
-	errors: Partial<Record<keyof VoiceFields, string>>;
+	errors: FieldErrors<VoiceFields>;
 	/** The saved agent a sample is made for; null while it is new. */
 	agent: string | null;
 	onChange: (key: keyof VoiceFields, value: string) => void;

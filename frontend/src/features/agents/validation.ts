@@ -1,5 +1,6 @@
 // The agent form's rules, the same ones the server enforces (huf/huf/doctype/agent/agent.py), so a
 // mistake shows next to its field before saving; the server still checks everything.
+import { fieldOfRefusal, isWhole, NAME_CHARACTERS, NAME_PATTERN, type FieldErrors } from "../../lib/rules";
 
 export type AgentDraft = {
 	agent_name: string;
@@ -54,8 +55,6 @@ export type KnowledgeBinding = { knowledge_source: string; mode: "Mandatory" | "
 /** A tool server (MCP) the agent uses; the server fills in tool_count when the agent is saved. */
 export type McpBinding = { mcp_server: string; enabled: 0 | 1; tool_count: number | null };
 
-export type FieldErrors = Partial<Record<keyof AgentDraft, string>>;
-
 export const MAX_TURNS_LIMIT = 50;
 
 export function emptyAgent(): AgentDraft {
@@ -72,20 +71,18 @@ export function emptyAgent(): AgentDraft {
 	};
 }
 
-const NAME_PATTERN = /^[^<>%/\\#?]+$/;
-
-export function validateAgent(draft: AgentDraft, modelProvider: (model: string) => string | undefined): FieldErrors {
-	const errors: FieldErrors = {};
+export function validateAgent(draft: AgentDraft, modelProvider: (model: string) => string | undefined): FieldErrors<AgentDraft> {
+	const errors: FieldErrors<AgentDraft> = {};
 	const name = draft.agent_name.trim();
 	if (!name) errors.agent_name = "Give the agent a name.";
-	else if (!NAME_PATTERN.test(name)) errors.agent_name = "A name can't contain < > % / \\ # or ?.";
+	else if (!NAME_PATTERN.test(name)) errors.agent_name = NAME_CHARACTERS;
 	else if (name.length > 140) errors.agent_name = "Keep the name under 140 characters.";
 	if (!draft.model) errors.model = "Pick the model this agent uses.";
 	else if (!modelProvider(draft.model)) errors.model = "This model isn't available. Pick one of a provider that is set up.";
 	if (!(draft.temperature >= 0 && draft.temperature <= 2)) errors.temperature = "Use a number from 0 to 2.";
 	if (!(draft.top_p > 0 && draft.top_p <= 1)) errors.top_p = "Use a number above 0 and at most 1.";
-	if (!(Number.isInteger(draft.max_turns) && draft.max_turns >= 1 && draft.max_turns <= MAX_TURNS_LIMIT)) errors.max_turns = `Use a whole number from 1 to ${MAX_TURNS_LIMIT}.`;
-	if (draft.context_strategy !== "None" && !(Number.isInteger(draft.history_limit) && draft.history_limit >= 1)) errors.history_limit = "Keep at least 1 message, or choose to send the whole history.";
+	if (!isWhole(draft.max_turns, 1, MAX_TURNS_LIMIT)) errors.max_turns = `Use a whole number from 1 to ${MAX_TURNS_LIMIT}.`;
+	if (draft.context_strategy !== "None" && !isWhole(draft.history_limit, 1)) errors.history_limit = "Keep at least 1 message, or choose to send the whole history.";
 	if (draft.context_strategy === "Summarize" && !(draft.summary_ratio > 0 && draft.summary_ratio < 1)) errors.summary_ratio = "Use a number above 0 and below 1, e.g. 0.7.";
 	if (!(draft.max_context_chars >= 0)) errors.max_context_chars = "This can't be negative.";
 	if (!(draft.max_agent_depth >= 0)) errors.max_agent_depth = "This can't be negative.";
@@ -101,7 +98,7 @@ export function validateAgent(draft: AgentDraft, modelProvider: (model: string) 
 	const knowledge = validateKnowledge(draft);
 	if (knowledge) errors.agent_knowledge = knowledge;
 	if (draft.agent_mcp_server.some((row) => !row.mcp_server)) errors.agent_mcp_server = "Choose a server for every row, or remove the empty row.";
-	if (draft.agent_knowledge.length && !(Number.isInteger(draft.max_knowledge_tokens) && draft.max_knowledge_tokens > 0))
+	if (draft.agent_knowledge.length && !isWhole(draft.max_knowledge_tokens, 1))
 		errors.max_knowledge_tokens = "Use a whole number above 0: the most the agent reads from knowledge on each turn.";
 	return errors;
 }
@@ -111,33 +108,31 @@ function validateKnowledge(draft: AgentDraft): string | null {
 	if (rows.some((row) => !row.knowledge_source)) return "Choose a source for every row, or remove the empty row.";
 	const keys = rows.map((row) => `${row.knowledge_source}|${row.mode}`);
 	if (new Set(keys).size !== keys.length) return "A source is in the list twice with the same use.";
-	if (rows.some((row) => row.mode === "Mandatory" && !(Number.isInteger(row.token_budget) && row.token_budget > 0)))
+	if (rows.some((row) => row.mode === "Mandatory" && !isWhole(row.token_budget, 1)))
 		return "Give every always-included source a budget above 0.";
 	return null;
 }
 
 // The server's refusals, by their title, belong next to these fields.
-const FIELD_OF_TITLE: Record<string, keyof AgentDraft> = {
-	"Model and provider do not match": "model",
-	"Model Disabled": "model",
-	"Invalid Temperature": "temperature",
-	"Invalid Top P": "top_p",
-	"Invalid Max Turns": "max_turns",
-	"Invalid History Limit": "history_limit",
-	"Invalid Summary Ratio": "summary_ratio",
-	"Duplicate Tool": "agent_tool",
-	"Unknown Tool": "agent_tool",
-	"Duplicate Name": "agent_name",
-	"Invalid Max Knowledge Tokens": "max_knowledge_tokens",
-	"Duplicate Knowledge Source": "agent_knowledge",
-	"Invalid Token Budget": "agent_knowledge",
-	"No prompt picked": "prompt_template",
-	"Unknown prompt": "prompt_template",
-	"Prompt not active": "prompt_template",
-	"Unknown version": "prompt_template",
-};
-
-export function fieldOfServerError(title: string, excType: string): keyof AgentDraft | null {
-	if (excType === "DuplicateEntryError") return "agent_name";
-	return FIELD_OF_TITLE[title] ?? null;
-}
+export const fieldOfServerError = fieldOfRefusal<keyof AgentDraft>(
+	{
+		"Model and provider do not match": "model",
+		"Model Disabled": "model",
+		"Invalid Temperature": "temperature",
+		"Invalid Top P": "top_p",
+		"Invalid Max Turns": "max_turns",
+		"Invalid History Limit": "history_limit",
+		"Invalid Summary Ratio": "summary_ratio",
+		"Duplicate Tool": "agent_tool",
+		"Unknown Tool": "agent_tool",
+		"Duplicate Name": "agent_name",
+		"Invalid Max Knowledge Tokens": "max_knowledge_tokens",
+		"Duplicate Knowledge Source": "agent_knowledge",
+		"Invalid Token Budget": "agent_knowledge",
+		"No prompt picked": "prompt_template",
+		"Unknown prompt": "prompt_template",
+		"Prompt not active": "prompt_template",
+		"Unknown version": "prompt_template",
+	},
+	"agent_name",
+);

@@ -1,11 +1,10 @@
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { cleanup, render, screen } from "@testing-library/react";
+import { cleanup, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import type { ReactNode } from "react";
-import { MemoryRouter } from "react-router";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { AssistantPanel } from "../flows/builder/AssistantPanel";
 import { DraftPanel } from "../agents/DraftPanel";
+import { renderPage } from "../../test/render";
 import type { Answer } from "./api";
 import { Explain } from "./Explain";
 import { Outcome } from "./Turn";
@@ -61,13 +60,7 @@ function answer<R>(result: R, extra: Partial<Answer<R>> = {}): Answer<R> {
 	return { turn: "t", status: "ok", result, proposal: { summary: "Adds a to-do step." }, problems: [], attempts: 1, model_calls: 2, usage, cost: 0.0012, duration_seconds: 2.44, ...extra };
 }
 
-function show(node: ReactNode) {
-	render(
-		<QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-			<MemoryRouter>{node}</MemoryRouter>
-		</QueryClientProvider>,
-	);
-}
+const show = (node: ReactNode) => renderPage(node);
 
 describe("the assistant's words", () => {
 	it("gives each turn's tokens, cost and time, and a failure in the provider's own words", () => {

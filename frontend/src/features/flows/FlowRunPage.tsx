@@ -1,7 +1,8 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { useState, type ReactNode } from "react";
+import { useState } from "react";
 import { Link, useParams } from "react-router";
 import { Button } from "../../components/ui/button";
+import { Stat } from "../../components/ui/section";
 import { ErrorNote, Loading, StatusBadge } from "../../components/ui/status";
 import { useMe } from "../../lib/me";
 import { preloaded } from "../../lib/preload";
@@ -11,15 +12,6 @@ import { Decision } from "./Decision";
 import { Resolve } from "./Resolve";
 import { TestMark } from "./TestMark";
 import { describeType, formatMs, repeatWords, RUN_ACTIVE, STEP_NOTES, when, WHO_RESOLVES } from "./rules";
-
-function Stat({ label, value }: { label: string; value: ReactNode }) {
-	return (
-		<div className="rounded-md bg-slate-50 px-3 py-2">
-			<dt className="text-xs text-slate-500">{label}</dt>
-			<dd className="text-sm font-medium">{value}</dd>
-		</div>
-	);
-}
 
 const stepName = (step: RunStep) => step.node_label || step.node_id;
 const STEP_BORDER: Record<string, string> = { Failed: "border-red-300", "Needs Attention": "border-purple-300" };

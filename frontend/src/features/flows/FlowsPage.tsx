@@ -1,14 +1,49 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { Inbox, Plus } from "lucide-react";
+import { Inbox } from "lucide-react";
 import { useState } from "react";
 import { Link, useNavigate } from "react-router";
+import { columnsOf, DataTable, type Columns } from "../../components/DataTable";
+import { CoverLink, DataList, ListPage, NewButton } from "../../components/ListPage";
 import { Button } from "../../components/ui/button";
 import { Dialog } from "../../components/ui/dialog";
-import { Field, Input } from "../../components/ui/field";
-import { Empty, ErrorNote, Loading, StatusBadge } from "../../components/ui/status";
+import { Field, Form, Input } from "../../components/ui/field";
+import { Empty, ErrorNote, StatusBadge } from "../../components/ui/status";
 import { useCan } from "../../lib/me";
-import { saveFlow, useFlows } from "./api";
+import { saveFlow, useFlows, type FlowRow } from "./api";
 import { flowIdFromName, flowIdProblem, when } from "./rules";
+
+const column = columnsOf<FlowRow>();
+const COLUMNS: Columns<FlowRow> = [
+	column.accessor("flow_name", {
+		header: "Flow",
+		cell: ({ row: { original: flow } }) => (
+			<>
+				{/* the whole row opens the flow (the link covers it); its last run's link sits above */}
+				<CoverLink className="font-medium" to={`/flows/${encodeURIComponent(flow.flow_id)}`}>
+					{flow.flow_name}
+				</CoverLink>
+				<p className="text-xs text-slate-500">{flow.flow_id}</p>
+			</>
+		),
+	}),
+	column.accessor("status", { header: "Status" }),
+	column.accessor("version", { header: "Version", meta: { align: "right" } }),
+	column.accessor("last_run", {
+		header: "Last run",
+		cell: ({ getValue }) => {
+			const run = getValue();
+			return run ? (
+				<Link className="relative z-10 inline-flex items-center gap-2 hover:underline" to={`/flows/runs/${run.name}`}>
+					<StatusBadge status={run.status} />
+					<span className="text-xs text-slate-600">{when(run.creation)}</span>
+				</Link>
+			) : (
+				<span className="text-xs text-slate-500">Not run yet</span>
+			);
+		},
+	}),
+	column.display({ id: "changed", header: "Changed", meta: { className: "text-xs text-slate-600" }, cell: ({ row: { original: flow } }) => `${flow.updated_by ?? flow.modified_by}, ${when(flow.updated_at ?? flow.modified)}` }),
+];
 
 export default function FlowsPage() {
 	const can = useCan();
@@ -16,73 +51,31 @@ export default function FlowsPage() {
 	const flows = useFlows();
 	const [creating, setCreating] = useState(false);
 	return (
-		<div className="mx-auto grid max-w-5xl grid-cols-1 gap-4 p-4 md:p-6">
-			<header className="flex flex-wrap items-center gap-3">
-				<h1 className="text-xl font-semibold">Flows</h1>
-				{can("flow.run") ? (
-					<Button asChild variant="outline" className="ml-auto">
-						<Link to="/flows/approvals">
-							<Inbox className="h-4 w-4" aria-hidden />
-							Waiting for me
-						</Link>
-					</Button>
-				) : null}
-				{writer ? (
-					<Button className={can("flow.run") ? undefined : "ml-auto"} onClick={() => setCreating(true)}>
-						<Plus className="h-4 w-4" aria-hidden />
-						New flow
-					</Button>
-				) : null}
-			</header>
+		<ListPage
+			title="Flows"
+			width="5xl"
+			actions={
+				can("flow.run") || writer ? (
+					<>
+						{can("flow.run") ? (
+							<Button asChild variant="outline">
+								<Link to="/flows/approvals">
+									<Inbox className="h-4 w-4" aria-hidden />
+									Waiting for me
+								</Link>
+							</Button>
+						) : null}
+						{writer ? <NewButton onClick={() => setCreating(true)}>New flow</NewButton> : null}
+					</>
+				) : null
+			}
+		>
 			<p className="text-sm text-slate-600">A flow is a process written once and run many times: steps that ask agents, call web addresses, wait for a person's approval and more.</p>
-			{flows.isPending ? <Loading /> : null}
-			{flows.isError ? <ErrorNote error={flows.error} /> : null}
-			{flows.data && !flows.data.length ? <Empty title="No flows yet">{writer ? "Create a flow, then add its steps." : "Ask whoever builds flows here to set one up."}</Empty> : null}
-			{flows.data?.length ? (
-				<div className="overflow-x-auto rounded-lg border border-slate-200 bg-white">
-					<table className="w-full text-left text-sm">
-						<thead className="bg-slate-50 text-xs uppercase text-slate-500">
-							<tr>
-								<th scope="col" className="px-3 py-2">Flow</th>
-								<th scope="col" className="px-3 py-2">Status</th>
-								<th scope="col" className="px-3 py-2 text-right">Version</th>
-								<th scope="col" className="px-3 py-2">Last run</th>
-								<th scope="col" className="px-3 py-2">Changed</th>
-							</tr>
-						</thead>
-						<tbody className="divide-y divide-slate-100">
-							{flows.data.map((flow) => (
-								<tr key={flow.flow_id} className="relative hover:bg-slate-50">
-									<td className="px-3 py-2">
-										{/* the whole row opens the flow (the link covers it); its last run's link sits above */}
-										<Link className="font-medium text-blue-700 hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-blue-500 after:absolute after:inset-0 after:content-['']" to={`/flows/${encodeURIComponent(flow.flow_id)}`}>
-											{flow.flow_name}
-										</Link>
-										<p className="text-xs text-slate-500">{flow.flow_id}</p>
-									</td>
-									<td className="px-3 py-2">{flow.status}</td>
-									<td className="px-3 py-2 text-right tabular-nums">{flow.version}</td>
-									<td className="px-3 py-2">
-										{flow.last_run ? (
-											<Link className="relative z-10 inline-flex items-center gap-2 hover:underline" to={`/flows/runs/${flow.last_run.name}`}>
-												<StatusBadge status={flow.last_run.status} />
-												<span className="text-xs text-slate-600">{when(flow.last_run.creation)}</span>
-											</Link>
-										) : (
-											<span className="text-xs text-slate-500">Not run yet</span>
-										)}
-									</td>
-									<td className="px-3 py-2 text-xs text-slate-600">
-										{flow.updated_by ?? flow.modified_by}, {when(flow.updated_at ?? flow.modified)}
-									</td>
-								</tr>
-							))}
-						</tbody>
-					</table>
-				</div>
-			) : null}
+			<DataList query={flows} empty={<Empty title="No flows yet">{writer ? "Create a flow, then add its steps." : "Ask whoever builds flows here to set one up."}</Empty>}>
+				{(rows) => <DataTable columns={COLUMNS} rows={rows} rowKey={(flow) => flow.flow_id} linkedRows />}
+			</DataList>
 			{writer ? <NewFlowDialog open={creating} onOpenChange={setCreating} /> : null}
-		</div>
+		</ListPage>
 	);
 }
 
@@ -106,11 +99,9 @@ function NewFlowDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (o
 	});
 	return (
 		<Dialog open={open} onOpenChange={onOpenChange} title="New flow" description="Name the flow; its ID is how other systems and triggers refer to it.">
-			<form
-				noValidate
+			<Form
 				className="grid gap-3"
-				onSubmit={(event) => {
-					event.preventDefault();
+				onSubmit={() => {
 					setTried(true);
 					if (!nameProblem && !idProblem) create.mutate();
 				}}
@@ -134,7 +125,7 @@ function NewFlowDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (o
 				<Button type="submit" className="justify-self-end" disabled={create.isPending}>
 					{create.isPending ? "Creating…" : "Create flow"}
 				</Button>
-			</form>
+			</Form>
 		</Dialog>
 	);
 }

@@ -1,54 +1,31 @@
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { cleanup, render, screen, within } from "@testing-library/react";
+import { cleanup, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import type { ReactNode } from "react";
-import { MemoryRouter, Route, Routes } from "react-router";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ApiError } from "../../lib/api";
+import { api, resetApi } from "../../test/fakeApi";
+import { renderPage } from "../../test/render";
 import ApprovalsPage from "./ApprovalsPage";
 import FlowRunPage from "./FlowRunPage";
 import FlowsPage from "./FlowsPage";
 
-const calls: { method: string; args: Record<string, unknown> }[] = [];
-let replies: Record<string, unknown> = {};
-
-vi.mock("../../lib/api", async (original) => ({
-	...(await original<typeof import("../../lib/api")>()),
-	call: vi.fn(async (method: string, args: Record<string, unknown> = {}) => {
-		calls.push({ method, args });
-		const reply = replies[method.split(".").pop() ?? ""];
-		return typeof reply === "function" ? reply(args) : reply;
-	}),
-}));
+vi.mock("../../lib/api", async (original) => ({ ...(await original<typeof import("../../lib/api")>()), call: (await import("../../test/fakeApi")).fakeCall }));
+const calls = api.calls;
 
 afterEach(() => {
 	cleanup();
-	calls.length = 0;
-	replies = {};
+	resetApi();
 });
 
 const me = (manager: boolean, user = "ann@example.com") => ({ user, full_name: "Ann", capabilities: { "flow.read": true, "flow.run": true, "flow.write": manager } });
 
-function show(path: string, element: ReactNode, route = path) {
-	const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-	client.setQueryData(["me"], replies.get_me); // who is signed in is known before the page draws
-	render(
-		<QueryClientProvider client={client}>
-			<MemoryRouter initialEntries={[path]}>
-				<Routes>
-					<Route path={route} element={element} />
-					<Route path="*" element={<p>Elsewhere</p>} />
-				</Routes>
-			</MemoryRouter>
-		</QueryClientProvider>,
-	);
-}
+const show = (path: string, element: ReactNode, route = path) => renderPage({ [route]: element }, { path, me: api.replies.get_me });
 
 const flowRow = { flow_id: "ship-orders", flow_name: "Ship orders", status: "Active", version: 3, updated_by: "boss@example.com", updated_at: "2026-01-02 10:00:00", modified_by: "boss@example.com", modified: "2026-01-02 10:00:00", last_run: { name: "r1", status: "Failed", creation: "2026-01-03 09:00:00" } };
 
 describe("FlowsPage", () => {
 	it("lists flows with status, version and last run; a Huf User cannot create one", async () => {
-		replies = { get_me: me(false), list_flows: [flowRow] };
+		api.replies = { get_me: me(false), list_flows: [flowRow] };
 		show("/flows", <FlowsPage />);
 		const row = (await screen.findByRole("link", { name: "Ship orders" })).closest("tr") as HTMLElement;
 		expect(within(row).getByText("Active")).toBeTruthy();
@@ -60,7 +37,7 @@ describe("FlowsPage", () => {
 
 	it("lets a manager create a flow with an ID made from its name, checked like the server", async () => {
 		const user = userEvent.setup();
-		replies = { get_me: me(true), list_flows: [], save_flow_definition: (args: Record<string, unknown>) => ({ flow_id: args.flow_id }) };
+		api.replies = { get_me: me(true), list_flows: [], save_flow_definition: (args: Record<string, unknown>) => ({ flow_id: args.flow_id }) };
 		show("/flows", <FlowsPage />);
 		await user.click(await screen.findByRole("button", { name: "New flow" }));
 		await user.type(screen.getByLabelText("Name"), "Qualify Leads");
@@ -90,7 +67,7 @@ const run = {
 describe("FlowRunPage", () => {
 	it("puts the failing step and its reason first and lets the owner resume", async () => {
 		const user = userEvent.setup();
-		replies = { get_me: me(false), get_flow_run: run, resume_flow_run: { status: "Queued" } };
+		api.replies = { get_me: me(false), get_flow_run: run, resume_flow_run: { status: "Queued" } };
 		show("/flows/runs/r1", <FlowRunPage />, "/flows/runs/:run");
 		const failure = await screen.findByTestId("run-failure");
 		expect(screen.getByRole("heading", { level: 1, name: "Run of Ship orders" })).toBeTruthy(); // the flow's name, not its id
@@ -104,7 +81,7 @@ describe("FlowRunPage", () => {
 	});
 
 	it("offers no Resume to someone else's run", async () => {
-		replies = { get_me: me(false, "bob@example.com"), get_flow_run: run };
+		api.replies = { get_me: me(false, "bob@example.com"), get_flow_run: run };
 		show("/flows/runs/r1", <FlowRunPage />, "/flows/runs/:run");
 		await screen.findByTestId("run-failure");
 		expect(screen.queryByRole("button", { name: "Resume" })).toBeNull();
@@ -122,7 +99,7 @@ const reads = () => calls.filter((call) => call.method.endsWith("get_flow_run"))
 describe("FlowRunPage: a run Huf was interrupted in", () => {
 	it("says so with the server's message, shows the step's repeats, and skips with the value typed", async () => {
 		const user = userEvent.setup();
-		replies = { get_me: me(false), get_flow_run: interrupted, skip_flow_step: { status: "Queued" } };
+		api.replies = { get_me: me(false), get_flow_run: interrupted, skip_flow_step: { status: "Queued" } };
 		show("/flows/runs/r1", <FlowRunPage />, "/flows/runs/:run");
 		const panel = await screen.findByTestId("run-attention");
 		expect(within(panel).getByRole("heading", { name: "This run was interrupted" })).toBeTruthy();
@@ -144,7 +121,7 @@ describe("FlowRunPage: a run Huf was interrupted in", () => {
 
 	it("skips without a value as none, and ends the run only once confirmed", async () => {
 		const user = userEvent.setup();
-		replies = { get_me: me(false), get_flow_run: interrupted, skip_flow_step: { status: "Queued" }, end_flow_run: { status: "Cancelled" } };
+		api.replies = { get_me: me(false), get_flow_run: interrupted, skip_flow_step: { status: "Queued" }, end_flow_run: { status: "Cancelled" } };
 		show("/flows/runs/r1", <FlowRunPage />, "/flows/runs/:run");
 		const panel = await screen.findByTestId("run-attention");
 		await user.click(within(panel).getByRole("button", { name: "End the run" }));
@@ -165,7 +142,7 @@ describe("FlowRunPage: a run Huf was interrupted in", () => {
 
 	it("says plainly when someone else decided first, and reads the run again", async () => {
 		const user = userEvent.setup();
-		replies = {
+		api.replies = {
 			get_me: me(false),
 			get_flow_run: interrupted,
 			retry_flow_step: () => {
@@ -183,7 +160,7 @@ describe("FlowRunPage: a run Huf was interrupted in", () => {
 	});
 
 	it("offers no choice to someone who may not decide, and says who may", async () => {
-		replies = { get_me: me(false, "bob@example.com"), get_flow_run: { ...interrupted, can_resolve: false } };
+		api.replies = { get_me: me(false, "bob@example.com"), get_flow_run: { ...interrupted, can_resolve: false } };
 		show("/flows/runs/r1", <FlowRunPage />, "/flows/runs/:run");
 		const panel = await screen.findByTestId("run-attention");
 		expect(within(panel).queryByRole("button")).toBeNull();
@@ -193,7 +170,7 @@ describe("FlowRunPage: a run Huf was interrupted in", () => {
 	it("shows an ended run with who ended it and the step as ended there, not as a failure", async () => {
 		const reason = "ann@example.com ended the run at the step Tell the shop, which may or may not have acted before its worker stopped.";
 		const ended = { ...interrupted, status: "Cancelled", can_resolve: false, waiting: null, last_error: reason, steps: [run.steps[0], { ...run.steps[1], status: "Cancelled", error: reason }] };
-		replies = { get_me: me(false), get_flow_run: ended };
+		api.replies = { get_me: me(false), get_flow_run: ended };
 		show("/flows/runs/r1", <FlowRunPage />, "/flows/runs/:run");
 		expect((await screen.findByTestId("run-ended")).textContent).toContain(reason);
 		expect(screen.queryByTestId("run-failure")).toBeNull();
@@ -206,7 +183,7 @@ describe("ApprovalsPage", () => {
 	it("shows only runs I may decide, with the question and input, and approves with my comment", async () => {
 		const user = userEvent.setup();
 		const waiting = (name: string, can_approve: boolean) => ({ ...run, name, status: "Waiting Approval", can_approve, steps: [], context: { trigger: { order: "A-1" } }, waiting: { node_id: "ask", message: `Ship ${name}?` } });
-		replies = {
+		api.replies = {
 			get_me: me(false),
 			list_flow_runs: (args: Record<string, unknown>) => (args.status === "Waiting Approval" ? [{ ...run, name: "mine", status: "Waiting Approval" }, { ...run, name: "theirs", status: "Waiting Approval" }] : []),
 			get_flow_run: (args: Record<string, unknown>) => waiting(String(args.flow_run), args.flow_run === "mine"),
@@ -225,7 +202,7 @@ describe("ApprovalsPage", () => {
 
 	it("lists interrupted runs I may decide for, and tries the step again", async () => {
 		const user = userEvent.setup();
-		replies = {
+		api.replies = {
 			get_me: me(false),
 			list_flow_runs: (args: Record<string, unknown>) => (args.status === "Needs Attention" ? [{ ...run, name: "stuck", status: "Needs Attention" }, { ...run, name: "elsewhere", status: "Needs Attention" }] : []),
 			get_flow_run: (args: Record<string, unknown>) => ({ ...interrupted, name: args.flow_run, can_resolve: args.flow_run === "stuck" }),

@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { Button } from "../../components/ui/button";
 import { Dialog } from "../../components/ui/dialog";
-import { Field, Textarea } from "../../components/ui/field";
+import { Field, Form, Textarea } from "../../components/ui/field";
 import { parseImport, type Definition } from "./rules";
 
 /** Paste or upload a flow exported before (a JSON file); saving it is the check. */
@@ -11,11 +11,9 @@ export function ImportDialog({ flowId, onImport, onClose }: { flowId: string; on
 	const [saving, setSaving] = useState(false);
 	return (
 		<Dialog open onOpenChange={(open) => (open ? undefined : onClose())} title="Import a flow" description="Upload or paste a flow exported as a JSON file. It replaces this flow's steps as a new version.">
-			<form
-				noValidate
+			<Form
 				className="grid gap-3"
-				onSubmit={async (event) => {
-					event.preventDefault();
+				onSubmit={async () => {
 					const found = parseImport(value, flowId);
 					if (!found.ok) return setError(found.error);
 					setSaving(true);
@@ -55,7 +53,7 @@ export function ImportDialog({ flowId, onImport, onClose }: { flowId: string; on
 				<Button type="submit" className="justify-self-end" disabled={saving || !value.trim()}>
 					{saving ? "Importing…" : "Import"}
 				</Button>
-			</form>
+			</Form>
 		</Dialog>
 	);
 }

@@ -1,7 +1,7 @@
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { cleanup, render, screen } from "@testing-library/react";
+import { cleanup, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { renderPage } from "../../test/render";
 import { RunDialog, type RunChoice } from "./RunDialog";
 import type { Definition } from "./rules";
 
@@ -25,11 +25,7 @@ const draft: Definition = { nodes: [{ id: "shape", type: "transform", data: { la
 function show(props: { draft: Definition | null; dirty: boolean; active?: boolean }) {
 	const started: [string, RunChoice][] = [];
 	const closed = vi.fn();
-	render(
-		<QueryClientProvider client={new QueryClient()}>
-			<RunDialog flowId="ship-orders" version={3} active={props.active ?? true} draft={props.draft} dirty={props.dirty} onStarted={(run, choice) => started.push([run, choice])} onClose={closed} />
-		</QueryClientProvider>,
-	);
+	renderPage(<RunDialog flowId="ship-orders" version={3} active={props.active ?? true} draft={props.draft} dirty={props.dirty} onStarted={(run, choice) => started.push([run, choice])} onClose={closed} />);
 	return { started, closed };
 }
 

@@ -2,7 +2,7 @@ import { useMutation } from "@tanstack/react-query";
 import { useId, useState } from "react";
 import { Button } from "../../components/ui/button";
 import { Dialog } from "../../components/ui/dialog";
-import { Field, Textarea } from "../../components/ui/field";
+import { Field, Form, Textarea } from "../../components/ui/field";
 import { ErrorNote } from "../../components/ui/status";
 import { runDraft, runFlow } from "./api";
 import { parseInput, type Definition } from "./rules";
@@ -45,11 +45,9 @@ export function RunDialog({ flowId, draft, dirty, active, version, onStarted, on
 	];
 	return (
 		<Dialog open onOpenChange={(open) => (open ? undefined : onClose())} title="Run this flow" description="The flow runs with your permissions. Its steps can read the input below.">
-			<form
-				noValidate
+			<Form
 				className="grid gap-3"
-				onSubmit={(event) => {
-					event.preventDefault();
+				onSubmit={() => {
 					const found = parseInput(input);
 					if (!found.ok) return setError(found.error);
 					start.mutate(found.payload);
@@ -87,7 +85,7 @@ export function RunDialog({ flowId, draft, dirty, active, version, onStarted, on
 				<Button type="submit" className="justify-self-end" disabled={start.isPending}>
 					{start.isPending ? "Starting…" : choice === "draft" ? "Start test run" : "Start run"}
 				</Button>
-			</form>
+			</Form>
 		</Dialog>
 	);
 }

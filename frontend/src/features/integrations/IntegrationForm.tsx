@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Plus, Trash2 } from "lucide-react";
 import { useState } from "react";
 import { Button } from "../../components/ui/button";
-import { Checkbox, Field, Input } from "../../components/ui/field";
+import { Checkbox, Field, Form, Input } from "../../components/ui/field";
 import { ErrorNote, Loading } from "../../components/ui/status";
 import { OVERVIEW, saveSettings, useIntegrationSettings, type Service } from "./api";
 import { credentialLabel, draftFrom, emptyDraft, hasErrors, newRecipient, payload, validate, type Draft, type DraftErrors, type RecipientDraft } from "./rules";
@@ -35,11 +35,8 @@ function Editor({ service, name, agents, initial, onDone }: FormProps & { initia
 		update({ recipients: draft.recipients.map((item) => (item.key === key ? { ...item, ...change } : item)) });
 	const idLabel = service.recipient_label || "Recipient ID";
 	return (
-		<form
-			className="grid gap-4"
-			noValidate
-			onSubmit={(event) => {
-				event.preventDefault();
+		<Form
+			onSubmit={() => {
 				const found = validate(draft, service, !name);
 				setErrors(found);
 				if (!hasErrors(found)) save.mutate();
@@ -104,7 +101,7 @@ function Editor({ service, name, agents, initial, onDone }: FormProps & { initia
 					{save.isPending ? "Saving…" : "Save"}
 				</Button>
 			</div>
-		</form>
+		</Form>
 	);
 }
 

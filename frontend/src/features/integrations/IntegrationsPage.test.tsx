@@ -1,11 +1,11 @@
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { cleanup, render, screen, within } from "@testing-library/react";
+import { cleanup, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ApiError } from "../../lib/api";
 import type { Overview, SettingsView } from "./api";
 import IntegrationsPage from "./IntegrationsPage";
 import { api, resetApi } from "../../test/fakeApi";
+import { renderPage } from "../../test/render";
 
 vi.mock("../../lib/api", async (original) => ({ ...(await original<typeof import("../../lib/api")>()), call: (await import("../../test/fakeApi")).fakeCall }));
 const calls = api.calls;
@@ -33,14 +33,7 @@ const teamChat: SettingsView = {
 	allowed_agents: ["Release Bot"],
 };  // prettier-ignore
 
-function show() {
-	const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-	render(
-		<QueryClientProvider client={client}>
-			<IntegrationsPage />
-		</QueryClientProvider>,
-	);
-}
+const show = () => renderPage(<IntegrationsPage />);
 
 const called = (name: string) => calls.filter((call) => call.method.endsWith(`.${name}`));
 

@@ -1,7 +1,10 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Plus } from "lucide-react";
 import { useState } from "react";
+import { columnsOf, DataTable, hiddenHeader, type Columns } from "../../components/DataTable";
+import { ListPage } from "../../components/ListPage";
 import { Button } from "../../components/ui/button";
+import { ConfirmDialog } from "../../components/ui/confirm";
 import { Dialog } from "../../components/ui/dialog";
 import { Done, Empty, ErrorNote, Loading } from "../../components/ui/status";
 import { deleteSettings, OVERVIEW, useIntegrations, type Service, type SettingsRow } from "./api";
@@ -21,14 +24,11 @@ export default function IntegrationsPage() {
 	const services = overview.data?.services ?? [];
 	const serviceOf = (row: SettingsRow) => services.find((service) => service.name === row.service);
 	return (
-		<div className="mx-auto grid max-w-4xl grid-cols-1 gap-4 p-4 md:p-6">
-			<header className="grid gap-1">
-				<h1 className="text-xl font-semibold">Integrations</h1>
-				<p className="text-sm text-slate-600">
-					Where agents can send messages: email, a team chat or a notification on this site. Agents with the send_message tool send through these settings by service
-					and recipient name; keys and webhook addresses stay on the server.
-				</p>
-			</header>
+		<ListPage
+			title="Integrations"
+			width="4xl"
+			description="Where agents can send messages: email, a team chat or a notification on this site. Agents with the send_message tool send through these settings by service and recipient name; keys and webhook addresses stay on the server."
+		>
 			{overview.isPending ? <Loading /> : overview.isError ? <ErrorNote error={overview.error} /> : (
 				<>
 					<section aria-labelledby="add-heading" className="grid gap-2">
@@ -67,55 +67,47 @@ export default function IntegrationsPage() {
 			</Dialog>
 			{testing ? <TestDialog name={testing} onClose={() => setTesting(null)} /> : null}
 			{deleting ? <DeleteDialog name={deleting} onClose={() => setDeleting(null)} onDeleted={() => { setDone(`${deleting} is deleted.`); setDeleting(null); }} /> : null}
-		</div>
+		</ListPage>
 	);
 }
+
+const column = columnsOf<SettingsRow>();
 
 type ConfiguredProps = { rows: SettingsRow[]; serviceOf: (row: SettingsRow) => Service | undefined; onEdit: (row: SettingsRow) => void; onTest: (name: string) => void; onDelete: (name: string) => void };
 
 function Configured({ rows, serviceOf, onEdit, onTest, onDelete }: ConfiguredProps) {
-	return (
-		<div className="overflow-x-auto rounded-lg border border-slate-200 bg-white">
-			<table className="w-full text-left text-sm">
-				<caption className="sr-only">Integrations set up on this site</caption>
-				<thead className="bg-slate-50 text-xs uppercase text-slate-500">
-					<tr>
-						<th scope="col" className="px-3 py-2">Name</th>
-						<th scope="col" className="px-3 py-2">Service</th>
-						<th scope="col" className="px-3 py-2">Recipients</th>
-						<th scope="col" className="px-3 py-2">Status</th>
-						<th scope="col" className="px-3 py-2"><span className="sr-only">Actions</span></th>
-					</tr>
-				</thead>
-				<tbody className="divide-y divide-slate-100">
-					{rows.map((row) => (
-						<tr key={row.name}>
-							<td className="px-3 py-2 font-medium [overflow-wrap:anywhere]">{row.name}</td>
-							<td className="px-3 py-2">{serviceLabel(serviceOf(row), row.service)}</td>
-							<td className="px-3 py-2">{row.recipients}</td>
-							<td className="px-3 py-2">
-								{row.is_active ? "On" : "Off"}
-								{row.is_default ? <span className="block text-xs text-slate-600">Default for its service</span> : null}
-							</td>
-							<td className="px-3 py-2">
-								<div className="flex flex-wrap justify-end gap-1">
-									<Button variant="ghost" size="sm" aria-label={`Edit ${row.name}`} disabled={!serviceOf(row)} onClick={() => onEdit(row)}>
-										Edit
-									</Button>
-									<Button variant="outline" size="sm" aria-label={`Send a test message through ${row.name}`} disabled={!row.is_active} onClick={() => onTest(row.name)}>
-										Send a test message
-									</Button>
-									<Button variant="ghost" size="sm" aria-label={`Delete ${row.name}`} onClick={() => onDelete(row.name)}>
-										Delete
-									</Button>
-								</div>
-							</td>
-						</tr>
-					))}
-				</tbody>
-			</table>
-		</div>
-	);
+	const columns: Columns<SettingsRow> = [
+		column.accessor("name", { header: "Name", meta: { className: "font-medium [overflow-wrap:anywhere]" } }),
+		column.accessor("service", { header: "Service", cell: ({ row: { original } }) => serviceLabel(serviceOf(original), original.service) }),
+		column.accessor("recipients", { header: "Recipients" }),
+		column.accessor("is_active", {
+			header: "Status",
+			cell: ({ row: { original } }) => (
+				<>
+					{original.is_active ? "On" : "Off"}
+					{original.is_default ? <span className="block text-xs text-slate-600">Default for its service</span> : null}
+				</>
+			),
+		}),
+		column.display({
+			id: "actions",
+			header: hiddenHeader("Actions"),
+			cell: ({ row: { original } }) => (
+				<div className="flex flex-wrap justify-end gap-1">
+					<Button variant="ghost" size="sm" aria-label={`Edit ${original.name}`} disabled={!serviceOf(original)} onClick={() => onEdit(original)}>
+						Edit
+					</Button>
+					<Button variant="outline" size="sm" aria-label={`Send a test message through ${original.name}`} disabled={!original.is_active} onClick={() => onTest(original.name)}>
+						Send a test message
+					</Button>
+					<Button variant="ghost" size="sm" aria-label={`Delete ${original.name}`} onClick={() => onDelete(original.name)}>
+						Delete
+					</Button>
+				</div>
+			),
+		}),
+	];
+	return <DataTable columns={columns} rows={rows} rowKey={(row) => row.name} caption="Integrations set up on this site" />;
 }
 
 function DeleteDialog({ name, onClose, onDeleted }: { name: string; onClose: () => void; onDeleted: () => void }) {
@@ -128,18 +120,13 @@ function DeleteDialog({ name, onClose, onDeleted }: { name: string; onClose: () 
 		},
 	});
 	return (
-		<Dialog open onOpenChange={(open) => (open ? undefined : onClose())} title={`Delete ${name}?`} description="Agents can no longer send messages through these settings. Their keys and recipients are deleted too.">
-			<div className="grid gap-3">
-				{remove.isError ? <ErrorNote error={remove.error} /> : null}
-				<div className="flex justify-end gap-2">
-					<Button variant="outline" onClick={onClose}>
-						Cancel
-					</Button>
-					<Button variant="danger" disabled={remove.isPending} onClick={() => remove.mutate()}>
-						{remove.isPending ? "Deleting…" : "Delete"}
-					</Button>
-				</div>
-			</div>
-		</Dialog>
+		<ConfirmDialog
+			title={`Delete ${name}?`}
+			description="Agents can no longer send messages through these settings. Their keys and recipients are deleted too."
+			confirm="Delete"
+			confirming="Deleting…"
+			action={remove}
+			onClose={onClose}
+		/>
 	);
 }

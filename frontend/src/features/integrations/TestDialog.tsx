@@ -2,7 +2,7 @@ import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
 import { Button } from "../../components/ui/button";
 import { Dialog } from "../../components/ui/dialog";
-import { Field, Select, Textarea } from "../../components/ui/field";
+import { Field, Form, SelectField, Textarea } from "../../components/ui/field";
 import { Done, ErrorNote, Loading } from "../../components/ui/status";
 import { sendTestMessage, useIntegrationSettings } from "./api";
 
@@ -20,24 +20,13 @@ export function TestDialog({ name, onClose }: { name: string; onClose: () => voi
 			{stored.isPending ? <Loading /> : stored.isError ? <ErrorNote error={stored.error} /> : !recipients.length ? (
 				<p className="text-sm text-slate-600">Add a recipient to these settings first.</p>
 			) : (
-				<form
-					className="grid gap-4"
-					onSubmit={(event) => {
-						event.preventDefault();
-						send.mutate();
-					}}
-				>
-					<Field label="Recipient">
-						{(props) => (
-							<Select value={recipient || recipients[0]?.recipient_name} onChange={(e) => setRecipient(e.target.value)} {...props}>
-								{recipients.map((item) => (
-									<option key={item.row} value={item.recipient_name}>
-										{item.recipient_name}
-									</option>
-								))}
-							</Select>
-						)}
-					</Field>
+				<Form onSubmit={() => send.mutate()}>
+					<SelectField
+						label="Recipient"
+						value={recipient || (recipients[0]?.recipient_name ?? "")}
+						choices={recipients.map((item) => ({ value: item.recipient_name, label: item.recipient_name }))}
+						onChange={setRecipient}
+					/>
 					<Field label="Message">{(props) => <Textarea rows={3} value={text} onChange={(e) => setText(e.target.value)} {...props} />}</Field>
 					<div aria-live="polite">
 						{send.isError ? <ErrorNote error={send.error} /> : null}
@@ -51,7 +40,7 @@ export function TestDialog({ name, onClose }: { name: string; onClose: () => voi
 							{send.isPending ? "Sending…" : "Send test message"}
 						</Button>
 					</div>
-				</form>
+				</Form>
 			)}
 		</Dialog>
 	);

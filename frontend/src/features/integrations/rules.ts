@@ -1,6 +1,7 @@
 // The integration form's rules (pure): a draft from stored settings, the checks the server makes
 // (integration_settings.py), and what is sent to save. Stored secrets are never in a draft: an empty
 // secret field keeps the stored value.
+import { hasErrors as hasAny } from "../../lib/rules";
 import type { CredentialSpec, SavePayload, Service, SettingsView } from "./api";
 
 export type RecipientDraft = { key: string; row?: string; recipient_name: string; recipient_id: string; webhook_url: string; has_webhook_url: boolean; clear_webhook_url: boolean };
@@ -77,7 +78,7 @@ export function validate(draft: Draft, service: Service, isNew: boolean): DraftE
 }
 
 export function hasErrors(errors: DraftErrors): boolean {
-	return Boolean(errors.title) || Object.keys(errors.credentials).length > 0 || Object.keys(errors.recipients).length > 0;
+	return Boolean(errors.title) || hasAny(errors.credentials) || hasAny(errors.recipients);
 }
 
 /** What is sent to save: only typed secrets (an empty field keeps the stored one), and the removals asked for. */

@@ -1,52 +1,37 @@
-import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
+import { useQueryClient } from "@tanstack/react-query";
 import { useNavigate } from "react-router";
 import { Button } from "../../components/ui/button";
 import { Dialog } from "../../components/ui/dialog";
-import { Checkbox, Field, Input, Select, Textarea } from "../../components/ui/field";
+import { Checkbox, Field, Form, Input, NumberInput, Select, Textarea } from "../../components/ui/field";
 import { ErrorNote } from "../../components/ui/status";
+import { useDraftForm } from "../../lib/form";
 import { useProviders } from "../providers/api";
 import { createSource, KIND_LABELS, type SearchKind } from "./api";
-import { byMeaning, emptySource, sourceDoc, validateSource, type SourceDraft, type SourceErrors } from "./validation";
+import { byMeaning, emptySource, sourceDoc, validateSource, type SourceDraft } from "./validation";
 
 export function NewSourceDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
 	const navigate = useNavigate();
 	const queryClient = useQueryClient();
 	const providers = useProviders();
-	const [draft, setDraft] = useState(emptySource);
-	const [errors, setErrors] = useState<SourceErrors>({});
-	const set = <K extends keyof SourceDraft>(key: K, value: SourceDraft[K]) => {
-		setDraft((current) => ({ ...current, [key]: value }));
-		setErrors(({ [key]: _, ...rest }) => rest);
-	};
-	const save = useMutation({
-		mutationFn: () => createSource(sourceDoc(draft)),
-		onSuccess: async (doc) => {
+	// Its errors show next to their fields, the server's above them: no "Some fields need attention".
+	const { draft, set, errors, save, submit } = useDraftForm({
+		initial: emptySource(),
+		validate: validateSource,
+		save: (draft) => createSource(sourceDoc(draft)),
+		onSaved: async (doc) => {
 			await queryClient.invalidateQueries({ queryKey: ["knowledge"] });
 			onOpenChange(false);
 			navigate(`/knowledge/${encodeURIComponent(doc.name)}`);
 		},
 	});
-	const submit = () => {
-		const found = validateSource(draft);
-		setErrors(found);
-		if (!Object.keys(found).length) save.mutate();
-	};
 	const number = (key: "chunk_size" | "chunk_overlap" | "vector_dimension" | "chroma_port", label: string, hint?: string) => (
 		<Field label={label} error={errors[key]} hint={hint}>
-			{(props) => <Input type="number" value={Number.isNaN(draft[key]) ? "" : String(draft[key])} onChange={(e) => set(key, e.target.value === "" ? Number.NaN : Number(e.target.value))} {...props} />}
+			{(props) => <NumberInput value={draft[key]} onValue={(value) => set(key, value)} {...props} />}
 		</Field>
 	);
 	return (
 		<Dialog open={open} onOpenChange={onOpenChange} title="New knowledge source" description="A collection of documents your agents can answer from.">
-			<form
-				noValidate
-				className="grid gap-4"
-				onSubmit={(event) => {
-					event.preventDefault();
-					submit();
-				}}
-			>
+			<Form onSubmit={submit}>
 				{save.error ? <ErrorNote error={save.error} /> : null}
 				<Field label="Name" error={errors.source_name}>
 					{(props) => <Input value={draft.source_name} onChange={(e) => set("source_name", e.target.value)} {...props} />}
@@ -110,7 +95,7 @@ export function NewSourceDialog({ open, onOpenChange }: { open: boolean; onOpenC
 					<Button variant="outline" onClick={() => onOpenChange(false)}>Cancel</Button>
 					<Button type="submit" disabled={save.isPending}>{save.isPending ? "Creating…" : "Create source"}</Button>
 				</div>
-			</form>
+			</Form>
 		</Dialog>
 	);
 }

@@ -1,8 +1,7 @@
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { cleanup, render, screen } from "@testing-library/react";
+import { cleanup, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { MemoryRouter, Route, Routes } from "react-router";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { renderPage as render } from "../../test/render";
 import SourcePage from "./SourcePage";
 
 const calls: { method: string; args: Record<string, unknown> }[] = [];
@@ -40,16 +39,7 @@ const detail = {
 function renderPage() {
 	replies.get_source = detail;
 	replies.get_index_status = status;
-	const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-	render(
-		<QueryClientProvider client={client}>
-			<MemoryRouter initialEntries={["/knowledge/Handbook"]}>
-				<Routes>
-					<Route path="/knowledge/:source" element={<SourcePage />} />
-				</Routes>
-			</MemoryRouter>
-		</QueryClientProvider>,
-	);
+	render({ "/knowledge/:source": <SourcePage /> }, { path: "/knowledge/Handbook" });
 }
 
 describe("SourcePage", () => {

@@ -1,5 +1,6 @@
 // The new-source form's rules, the same ones the server enforces
 // (huf/huf/doctype/knowledge_source/knowledge_source.py); the server still checks everything.
+import { isWhole, NAME_CHARACTERS, NAME_PATTERN, type FieldErrors } from "../../lib/rules";
 import type { SearchKind } from "./api";
 
 export type SourceDraft = {
@@ -16,7 +17,6 @@ export type SourceDraft = {
 	chroma_port: number;
 	chroma_ssl: 0 | 1;
 };
-export type SourceErrors = Partial<Record<keyof SourceDraft, string>>;
 
 export function emptySource(): SourceDraft {
 	return {
@@ -27,22 +27,22 @@ export function emptySource(): SourceDraft {
 
 export const byMeaning = (kind: SearchKind) => kind !== "sqlite_fts";
 
-export function validateSource(draft: SourceDraft): SourceErrors {
-	const errors: SourceErrors = {};
+export function validateSource(draft: SourceDraft): FieldErrors<SourceDraft> {
+	const errors: FieldErrors<SourceDraft> = {};
 	if (!draft.source_name.trim()) errors.source_name = "Give the source a name.";
-	else if (/[<>%/\\#?]/.test(draft.source_name)) errors.source_name = "A name can't contain < > % / \\ # or ?.";
-	if (!(Number.isInteger(draft.chunk_size) && draft.chunk_size >= 50)) errors.chunk_size = "Use a whole number of at least 50 characters.";
-	if (!(Number.isInteger(draft.chunk_overlap) && draft.chunk_overlap >= 0 && draft.chunk_overlap < draft.chunk_size))
+	else if (!NAME_PATTERN.test(draft.source_name)) errors.source_name = NAME_CHARACTERS;
+	if (!isWhole(draft.chunk_size, 50)) errors.chunk_size = "Use a whole number of at least 50 characters.";
+	if (!(isWhole(draft.chunk_overlap, 0) && draft.chunk_overlap < draft.chunk_size))
 		errors.chunk_overlap = "Use a whole number from 0 to less than the passage size.";
 	if (byMeaning(draft.knowledge_type)) {
 		if (!draft.embedding_provider) errors.embedding_provider = "Searching by meaning needs a provider whose model turns text into numbers.";
 		if (!draft.embedding_model.trim()) errors.embedding_model = "Name the model, e.g. text-embedding-3-small or nomic-embed-text.";
-		if (!(Number.isInteger(draft.vector_dimension) && draft.vector_dimension > 0))
+		if (!isWhole(draft.vector_dimension, 1))
 			errors.vector_dimension = "Enter how many numbers the model returns per text, e.g. 1536 or 768.";
 	}
 	if (draft.knowledge_type === "chroma" && draft.chroma_mode === "Server") {
 		if (!draft.chroma_host.trim()) errors.chroma_host = "Enter the Chroma server's host name.";
-		if (!(Number.isInteger(draft.chroma_port) && draft.chroma_port > 0 && draft.chroma_port < 65536)) errors.chroma_port = "Use a port from 1 to 65535.";
+		if (!isWhole(draft.chroma_port, 1, 65535)) errors.chroma_port = "Use a port from 1 to 65535.";
 	}
 	return errors;
 }

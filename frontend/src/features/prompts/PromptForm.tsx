@@ -1,11 +1,10 @@
-import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
-import { Checkbox, Field, Input, Select, Textarea } from "../../components/ui/field";
+import { useQueryClient } from "@tanstack/react-query";
+import { Checkbox, Field, Form, Input, Select, SelectField, Textarea } from "../../components/ui/field";
 import { EditorHeader, Section } from "../../components/ui/section";
 import { ErrorNote } from "../../components/ui/status";
 import { useUnsavedGuard } from "../../components/unsaved";
-import { ApiError } from "../../lib/api";
-import { promptFieldOfServerError, savePrompt, shortName, useCategories, validatePrompt, VISIBILITY, type PromptDraft, type PromptErrors, type PromptKind, type SavedPrompt } from "./api";
+import { useDraftForm } from "../../lib/form";
+import { promptFieldOfServerError, savePrompt, shortName, useCategories, validatePrompt, VISIBILITY, type PromptDraft, type PromptKind, type SavedPrompt } from "./api";
 
 type Props = {
 	kind: PromptKind;
@@ -22,52 +21,23 @@ export function PromptForm({ kind, initial, name, version, onSaved }: Props) {
 	const isNew = !name;
 	const queryClient = useQueryClient();
 	const categories = useCategories(kind);
-	const [draft, setDraft] = useState(initial);
-	const [errors, setErrors] = useState<PromptErrors>({});
-	const [formError, setFormError] = useState<string | null>(null);
-	const dirty = JSON.stringify(draft) !== JSON.stringify(initial);
-	const { justSaved, prompt: leavePrompt } = useUnsavedGuard(dirty);
-	const set = <K extends keyof PromptDraft>(key: K, value: PromptDraft[K]) => {
-		setDraft((current) => ({ ...current, [key]: value }));
-		setErrors(({ [key]: _, ...rest }) => rest);
-	};
-
-	const save = useMutation({
-		mutationFn: () => savePrompt(kind, draft, name),
-		onSuccess: async (saved) => {
+	const { draft, set, errors, formError, dirty, save, submit } = useDraftForm({
+		initial,
+		validate: (draft) => validatePrompt(draft, isNew),
+		save: (draft) => savePrompt(kind, draft, name),
+		onSaved: async (saved) => {
 			await queryClient.invalidateQueries({ queryKey: ["prompts", kind] });
 			await queryClient.invalidateQueries({ queryKey: ["prompt-text", kind, saved.name] });
-			setFormError(null);
 			justSaved.current = true;
 			onSaved(saved);
 		},
-		onError: (error) => {
-			const field = error instanceof ApiError ? promptFieldOfServerError(error.title, error.message) : null;
-			if (field) setErrors({ [field[0]]: field[1] });
-			else setFormError(error.message);
-		},
+		what: "prompt",
+		fieldOf: (error) => promptFieldOfServerError(error.title, error.message),
 	});
-
-	const submit = () => {
-		const found = validatePrompt(draft, isNew);
-		setErrors(found);
-		if (Object.keys(found).length) {
-			setFormError("Some fields need attention before the prompt can be saved.");
-			return;
-		}
-		save.mutate();
-	};
+	const { justSaved, prompt: leavePrompt } = useUnsavedGuard(dirty);
 
 	return (
-		<form
-			noValidate
-			aria-label="Prompt settings"
-			className="grid content-start gap-4"
-			onSubmit={(event) => {
-				event.preventDefault();
-				submit();
-			}}
-		>
+		<Form label="Prompt settings" className="grid content-start gap-4" onSubmit={submit}>
 			<EditorHeader title={isNew ? "New prompt" : `Edit version ${version ?? ""}`} dirty={dirty} saving={save.isPending} />
 			{formError ? <ErrorNote error={formError} /> : null}
 			<Section title="About">
@@ -91,15 +61,7 @@ export function PromptForm({ kind, initial, name, version, onSaved }: Props) {
 							</Select>
 						)}
 					</Field>
-					<Field label="Who can see it">
-						{(props) => (
-							<Select value={draft.visibility} onChange={(e) => set("visibility", e.target.value as PromptDraft["visibility"])} {...props}>
-								{VISIBILITY.map((item) => (
-									<option key={item.value} value={item.value}>{item.label}</option>
-								))}
-							</Select>
-						)}
-					</Field>
+					<SelectField label="Who can see it" value={draft.visibility} choices={VISIBILITY} onChange={(value) => set("visibility", value)} />
 				</div>
 				<Field label="Description" hint="What the prompt is for, shown when people pick one.">
 					{(props) => <Textarea rows={2} value={draft.description} onChange={(e) => set("description", e.target.value)} {...props} />}
@@ -116,6 +78,6 @@ export function PromptForm({ kind, initial, name, version, onSaved }: Props) {
 				</Field>
 			</Section>
 			{leavePrompt}
-		</form>
+		</Form>
 	);
 }

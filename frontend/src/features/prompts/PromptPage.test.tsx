@@ -1,8 +1,7 @@
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { cleanup, render, screen, within } from "@testing-library/react";
+import { cleanup, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { MemoryRouter, Route, Routes } from "react-router";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { renderPage as render } from "../../test/render";
 import PromptPage from "./PromptPage";
 
 const calls: { method: string; args: Record<string, unknown> }[] = [];
@@ -44,18 +43,7 @@ afterEach(() => {
 	calls.length = 0;
 });
 
-function renderPage() {
-	const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-	render(
-		<QueryClientProvider client={client}>
-			<MemoryRouter initialEntries={["/prompts/prompt/support-tone"]}>
-				<Routes>
-					<Route path="/prompts/:kind/:name" element={<PromptPage />} />
-				</Routes>
-			</MemoryRouter>
-		</QueryClientProvider>,
-	);
-}
+const renderPage = () => render({ "/prompts/:kind/:name": <PromptPage /> }, { path: "/prompts/prompt/support-tone" });
 
 describe("PromptPage", () => {
 	it("shows the versions, the newest text, a diff of the two newest and the agents using it", async () => {

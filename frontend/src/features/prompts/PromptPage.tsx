@@ -3,6 +3,7 @@ import { Link, useLocation, useParams } from "react-router";
 import { Field, Select } from "../../components/ui/field";
 import { Section } from "../../components/ui/section";
 import { Empty, ErrorNote, Loading } from "../../components/ui/status";
+import { ToggleButton } from "../../components/ui/toggle";
 import { cn } from "../../lib/cn";
 import { useCan } from "../../lib/me";
 import { diffLines, isKind, KINDS, usePromptDiff, usePrompts, usePromptText, type PromptKind, type PromptRow, type SavedPrompt } from "./api";
@@ -132,18 +133,10 @@ export default function PromptPage() {
 				<ul className="grid gap-1">
 					{prompt.versions.map((v) => (
 						<li key={v.version} className="flex flex-wrap items-center gap-2 text-sm">
-							<button
-								type="button"
-								aria-pressed={v.version === version}
-								onClick={() => setShown(v.version)}
-								className={cn(
-									"rounded-md border px-2 py-1 font-medium focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-blue-500",
-									v.version === version ? "border-blue-600 bg-blue-50 text-blue-800" : "border-slate-300 bg-white text-slate-700 hover:bg-slate-50",
-								)}
-							>
+							<ToggleButton pressed={v.version === version} className="px-2 py-1" onClick={() => setShown(v.version)}>
 								Version {v.version}
 								{v.is_latest ? " (newest)" : ""}
-							</button>
+							</ToggleButton>
 							<span className="text-slate-500">
 								saved {when(v.saved_at)} by {v.saved_by}
 							</span>

@@ -1,5 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { call, getList, saveDoc } from "../../lib/api";
+import type { FieldErrors } from "../../lib/rules";
 
 const API = "huf.ai.prompts.";
 
@@ -89,7 +90,6 @@ export type PromptDraft = {
 	is_active: 0 | 1;
 	prompt_body: string;
 };
-export type PromptErrors = Partial<Record<keyof PromptDraft, string>>;
 
 export const MAX_BODY_CHARS = 100_000;
 const SHORT_NAME = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
@@ -104,8 +104,8 @@ export function shortName(title: string): string {
 }
 
 /** The server's rules, checked before saving (the server checks them again). */
-export function validatePrompt(draft: PromptDraft, isNew: boolean): PromptErrors {
-	const errors: PromptErrors = {};
+export function validatePrompt(draft: PromptDraft, isNew: boolean): FieldErrors<PromptDraft> {
+	const errors: FieldErrors<PromptDraft> = {};
 	if (!draft.title.trim()) errors.title = "Give the prompt a title.";
 	if (isNew) {
 		const name = draft.slug.trim() || shortName(draft.title);

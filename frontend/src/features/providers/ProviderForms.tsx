@@ -1,11 +1,12 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { Button } from "../../components/ui/button";
-import { Checkbox, Field, Input, Textarea } from "../../components/ui/field";
+import { Checkbox, Field, Form, Input, NumberInput, Textarea } from "../../components/ui/field";
 import { ErrorNote } from "../../components/ui/status";
 import { saveDoc } from "../../lib/api";
+import type { FieldErrors } from "../../lib/rules";
 import { useProviders, type ModelRow, type ProviderRow } from "./api";
-import { dropsStoredKey, validateModel, validateProvider, type Errors, type ModelDraft, type ProviderDraft } from "./validation";
+import { dropsStoredKey, validateModel, validateProvider, type ModelDraft, type ProviderDraft } from "./validation";
 
 function useSave(doctype: string, name: string | undefined, onDone: (saved: string) => void) {
 	const queryClient = useQueryClient();
@@ -35,15 +36,12 @@ function SaveFooter({ save, label }: { save: ReturnType<typeof useSave>; label: 
 /** Add or edit a provider. The key is write-only: once stored it is never shown again, only "set". */
 export function ProviderForm({ provider, onDone }: { provider: ProviderRow | null; onDone: (saved: string) => void }) {
 	const [draft, setDraft] = useState<ProviderDraft>({ provider_name: provider?.name ?? "", api_key: "", api_base: provider?.api_base ?? "", description: provider?.description ?? "", remove_key: false });
-	const [errors, setErrors] = useState<Errors<ProviderDraft>>({});
+	const [errors, setErrors] = useState<FieldErrors<ProviderDraft>>({});
 	const save = useSave("AI Provider", provider?.name, onDone);
 	const set = (key: keyof ProviderDraft, value: string | boolean) => setDraft((d) => ({ ...d, [key]: value }));
 	return (
-		<form
-			className="grid gap-4"
-			noValidate
-			onSubmit={(event) => {
-				event.preventDefault();
+		<Form
+			onSubmit={() => {
 				const found = validateProvider(draft, !provider, provider?.key_set ?? false, provider?.api_base ?? null);
 				setErrors(found);
 				if (Object.keys(found).length) return;
@@ -71,7 +69,7 @@ export function ProviderForm({ provider, onDone }: { provider: ProviderRow | nul
 			</Field>
 			<Field label="Notes">{(props) => <Textarea rows={2} value={draft.description} onChange={(e) => set("description", e.target.value)} {...props} />}</Field>
 			<SaveFooter save={save} label="Save provider" />
-		</form>
+		</Form>
 	);
 }
 
@@ -90,20 +88,17 @@ export function ModelForm({ provider, model, onDone }: { provider: string; model
 		cached_input_cost_per_1m_tokens: model?.cached_input_cost_per_1m_tokens ?? 0,
 		fallback_models: model?.fallback_models ?? "",
 	});
-	const [errors, setErrors] = useState<Errors<ModelDraft>>({});
+	const [errors, setErrors] = useState<FieldErrors<ModelDraft>>({});
 	const save = useSave("AI Model", model?.name, onDone);
 	const set = (key: keyof ModelDraft, value: string | number) => setDraft((d) => ({ ...d, [key]: value }));
 	const price = (key: "input_cost_per_1m_tokens" | "output_cost_per_1m_tokens" | "cached_input_cost_per_1m_tokens", label: string) => (
 		<Field label={label} error={errors[key]}>
-			{(props) => <Input type="number" min="0" step="0.01" value={String(draft[key])} onChange={(e) => set(key, e.target.value === "" ? Number.NaN : Number(e.target.value))} {...props} />}
+			{(props) => <NumberInput min="0" step="0.01" value={draft[key]} onValue={(value) => set(key, value)} {...props} />}
 		</Field>
 	);
 	return (
-		<form
-			className="grid gap-4"
-			noValidate
-			onSubmit={(event) => {
-				event.preventDefault();
+		<Form
+			onSubmit={() => {
 				const found = validateModel(draft, model ? new Map() : taken);
 				setErrors(found);
 				if (!Object.keys(found).length) save.mutate({ ...draft, model_name: draft.model_name.trim() });
@@ -125,6 +120,6 @@ export function ModelForm({ provider, model, onDone }: { provider: string; model
 				{(props) => <Textarea rows={2} value={draft.fallback_models} onChange={(e) => set("fallback_models", e.target.value)} {...props} />}
 			</Field>
 			<SaveFooter save={save} label="Save model" />
-		</form>
+		</Form>
 	);
 }

@@ -1,9 +1,9 @@
 // Provider and model forms' rules, as the server enforces them (ai_provider.py, ai_model.py).
+import type { FieldErrors } from "../../lib/rules";
 import type { ModelRow } from "./api";
 
 export type ProviderDraft = { provider_name: string; api_key: string; api_base: string; description: string; remove_key: boolean };
 export type ModelDraft = Omit<ModelRow, "name" | "fallback_models"> & { model_name: string; fallback_models: string };
-export type Errors<T> = Partial<Record<keyof T, string>>;
 
 /** The server removes a stored key when the address changes and no new key comes with it (ai_provider.py). */
 export function dropsStoredKey(draft: ProviderDraft, storedBase: string | null, keySet: boolean): boolean {
@@ -11,8 +11,8 @@ export function dropsStoredKey(draft: ProviderDraft, storedBase: string | null, 
 	return keySet && !draft.api_key.trim() && address(draft.api_base) !== address(storedBase ?? "");
 }
 
-export function validateProvider(draft: ProviderDraft, isNew: boolean, keySet: boolean, storedBase: string | null = null): Errors<ProviderDraft> {
-	const errors: Errors<ProviderDraft> = {};
+export function validateProvider(draft: ProviderDraft, isNew: boolean, keySet: boolean, storedBase: string | null = null): FieldErrors<ProviderDraft> {
+	const errors: FieldErrors<ProviderDraft> = {};
 	if (!draft.provider_name.trim()) errors.provider_name = "Name the provider, e.g. OpenAI, Anthropic or Ollama.";
 	const base = draft.api_base.trim();
 	if (base) {
@@ -33,8 +33,8 @@ export function validateProvider(draft: ProviderDraft, isNew: boolean, keySet: b
 export const prefixOf = (provider: string) => provider.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "") || "provider";
 
 /** `taken`: the model ids already on the site, each with its provider (a new model's id must be new). */
-export function validateModel(draft: ModelDraft, taken: Map<string, string> = new Map()): Errors<ModelDraft> {
-	const errors: Errors<ModelDraft> = {};
+export function validateModel(draft: ModelDraft, taken: Map<string, string> = new Map()): FieldErrors<ModelDraft> {
+	const errors: FieldErrors<ModelDraft> = {};
 	const name = draft.model_name.trim();
 	const owner = taken.get(name);
 	if (!name) errors.model_name = "Enter the provider's model id, e.g. gpt-4o-mini.";

@@ -1,7 +1,6 @@
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { cleanup, render, screen } from "@testing-library/react";
-import { MemoryRouter, Route, Routes } from "react-router";
+import { cleanup, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { renderPage } from "../../test/render";
 import RunPage from "./RunPage";
 
 let detail: Record<string, unknown> = {};
@@ -14,18 +13,7 @@ afterEach(cleanup);
 
 const agentRun = { name: "run-1", agent: "Scorer", user: "ann@example.com", status: "Success", prompt: "Score A-1", response: "80", model: "openai/gpt-4o-mini" };
 
-function show() {
-	const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-	render(
-		<QueryClientProvider client={client}>
-			<MemoryRouter initialEntries={["/runs/run-1"]}>
-				<Routes>
-					<Route path="/runs/:name" element={<RunPage />} />
-				</Routes>
-			</MemoryRouter>
-		</QueryClientProvider>,
-	);
-}
+const show = () => renderPage({ "/runs/:name": <RunPage /> }, { path: "/runs/run-1" });
 
 describe("RunPage", () => {
 	it("names the flow an agent's run is a step of, and links to that flow's run", async () => {

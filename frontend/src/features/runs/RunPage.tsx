@@ -1,7 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { Bot, Wrench } from "lucide-react";
-import type { ReactNode } from "react";
 import { Link, useParams } from "react-router";
+import { Stat } from "../../components/ui/section";
 import { ErrorNote, Loading, StatusBadge } from "../../components/ui/status";
 import { Explain } from "../assistant/Explain";
 import { call } from "../../lib/api";
@@ -38,15 +38,6 @@ const ERROR_CAUSES: Record<string, string> = {
 	timeout: "The model took longer than the time limit for one call.",
 	response_too_long: "The answer grew longer than the limit for one reply.",
 };
-
-function Stat({ label, value }: { label: string; value: ReactNode }) {
-	return (
-		<div className="rounded-md bg-slate-50 px-3 py-2">
-			<dt className="text-xs text-slate-500">{label}</dt>
-			<dd className="text-sm font-medium tabular-nums">{value}</dd>
-		</div>
-	);
-}
 
 function pretty(text: string | null): string {
 	if (!text) return "";
@@ -122,12 +113,12 @@ export default function RunPage() {
 				) : null}
 			</header>
 			<dl className="grid grid-cols-2 gap-2 sm:grid-cols-3 lg:grid-cols-6" aria-label="Usage">
-				<Stat label="Input tokens" value={n("input_tokens").toLocaleString()} />
-				<Stat label="Output tokens" value={n("output_tokens").toLocaleString()} />
-				<Stat label="Cached tokens" value={n("cached_tokens").toLocaleString()} />
-				<Stat label="Total tokens" value={<span data-testid="run-total-tokens">{n("total_tokens").toLocaleString()}</span>} />
-				<Stat label="Cost" value={formatCost(n("total_cost"))} />
-				<Stat label="Time" value={formatDuration(run.duration_seconds == null ? null : n("duration_seconds"))} />
+				<Stat numeric label="Input tokens" value={n("input_tokens").toLocaleString()} />
+				<Stat numeric label="Output tokens" value={n("output_tokens").toLocaleString()} />
+				<Stat numeric label="Cached tokens" value={n("cached_tokens").toLocaleString()} />
+				<Stat numeric label="Total tokens" value={<span data-testid="run-total-tokens">{n("total_tokens").toLocaleString()}</span>} />
+				<Stat numeric label="Cost" value={formatCost(n("total_cost"))} />
+				<Stat numeric label="Time" value={formatDuration(run.duration_seconds == null ? null : n("duration_seconds"))} />
 			</dl>
 			{attention ? <InterruptedCard key={attention.id} run={String(run.name)} attention={attention} /> : null}
 			{n("resumed_count") ? (

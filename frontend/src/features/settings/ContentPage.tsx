@@ -2,8 +2,9 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { RefreshCw } from "lucide-react";
 import { useState } from "react";
 import { Link } from "react-router";
+import { columnsOf, DataTable, hiddenHeader, type Columns } from "../../components/DataTable";
 import { Button } from "../../components/ui/button";
-import { Dialog } from "../../components/ui/dialog";
+import { ConfirmDialog } from "../../components/ui/confirm";
 import { Done, Empty, ErrorNote, Loading } from "../../components/ui/status";
 import { cn } from "../../lib/cn";
 import { kindLabel, recordPath, restoreAppVersion, seedAllApps, seedSummary, useSeededContent, type SeededRecord } from "./api";
@@ -81,51 +82,56 @@ export function ContentPage() {
 	);
 }
 
+const column = columnsOf<SeededRecord>();
+
 function Records({ records, onRestore }: { records: SeededRecord[]; onRestore: (record: SeededRecord) => void }) {
-	return (
-		<div className="overflow-x-auto rounded-lg border border-slate-200 bg-white">
-			<table className="w-full text-left text-sm">
-				<caption className="sr-only">Records that came from apps</caption>
-				<thead className="bg-slate-50 text-xs uppercase text-slate-500">
-					<tr>
-						<th scope="col" className="px-3 py-2">What</th>
-						<th scope="col" className="px-3 py-2">App and file</th>
-						<th scope="col" className="px-3 py-2">Status</th>
-						<th scope="col" className="px-3 py-2"><span className="sr-only">Actions</span></th>
-					</tr>
-				</thead>
-				<tbody className="divide-y divide-slate-100">
-					{records.map((record) => {
-						const path = record.status === "Deleted" ? null : recordPath(record.doctype, record.name);
-						return (
-							<tr key={record.seed_record}>
-								<td className="px-3 py-2 [overflow-wrap:anywhere]">
-									<span className="text-slate-500">{kindLabel(record.doctype)}</span>{" "}
-									{path ? <Link to={path} className="text-blue-700 underline">{record.name}</Link> : record.name}
-								</td>
-								<td className="px-3 py-2 [overflow-wrap:anywhere]">
-									{record.app}
-									<span className="block text-xs text-slate-500">huf/{record.file}</span>
-								</td>
-								<td className="px-3 py-2">
-									<span className={cn("inline-flex rounded-full px-2 py-0.5 text-xs font-medium", TONE[record.status] ?? "bg-slate-100 text-slate-700")}>{record.status}</span>
-									{record.app_has_newer_version ? <span className="block text-xs text-slate-600">The app has a newer version.</span> : null}
-									{!record.still_shipped ? <span className="block text-xs text-slate-600">The app no longer ships it.</span> : null}
-								</td>
-								<td className="px-3 py-2 text-right">
-									{record.changed && record.still_shipped ? (
-										<Button variant="outline" size="sm" aria-label={`Take the app's version back for ${record.name}`} onClick={() => onRestore(record)}>
-											Take the app's version back
-										</Button>
-									) : null}
-								</td>
-							</tr>
-						);
-					})}
-				</tbody>
-			</table>
-		</div>
-	);
+	const columns: Columns<SeededRecord> = [
+		column.accessor("name", {
+			header: "What",
+			meta: { className: "[overflow-wrap:anywhere]" },
+			cell: ({ row: { original: record } }) => {
+				const path = record.status === "Deleted" ? null : recordPath(record.doctype, record.name);
+				return (
+					<>
+						<span className="text-slate-500">{kindLabel(record.doctype)}</span>{" "}
+						{path ? <Link to={path} className="text-blue-700 underline">{record.name}</Link> : record.name}
+					</>
+				);
+			},
+		}),
+		column.accessor("app", {
+			header: "App and file",
+			meta: { className: "[overflow-wrap:anywhere]" },
+			cell: ({ row: { original: record } }) => (
+				<>
+					{record.app}
+					<span className="block text-xs text-slate-500">huf/{record.file}</span>
+				</>
+			),
+		}),
+		column.accessor("status", {
+			header: "Status",
+			cell: ({ row: { original: record } }) => (
+				<>
+					<span className={cn("inline-flex rounded-full px-2 py-0.5 text-xs font-medium", TONE[record.status] ?? "bg-slate-100 text-slate-700")}>{record.status}</span>
+					{record.app_has_newer_version ? <span className="block text-xs text-slate-600">The app has a newer version.</span> : null}
+					{!record.still_shipped ? <span className="block text-xs text-slate-600">The app no longer ships it.</span> : null}
+				</>
+			),
+		}),
+		column.display({
+			id: "actions",
+			header: hiddenHeader("Actions"),
+			meta: { className: "text-right" },
+			cell: ({ row: { original: record } }) =>
+				record.changed && record.still_shipped ? (
+					<Button variant="outline" size="sm" aria-label={`Take the app's version back for ${record.name}`} onClick={() => onRestore(record)}>
+						Take the app's version back
+					</Button>
+				) : null,
+		}),
+	];
+	return <DataTable columns={columns} rows={records} rowKey={(record) => record.seed_record} caption="Records that came from apps" />;
 }
 
 function RestoreDialog({ record, onClose, onRestored }: { record: SeededRecord; onClose: () => void; onRestored: (message: string) => void }) {
@@ -139,27 +145,17 @@ function RestoreDialog({ record, onClose, onRestored }: { record: SeededRecord; 
 	});
 	const what = `${kindLabel(record.doctype).toLowerCase()} ${record.name}`;
 	return (
-		<Dialog
-			open
-			onOpenChange={(open) => (open ? undefined : onClose())}
+		<ConfirmDialog
 			title="Take the app's version back?"
 			description={
 				record.status === "Deleted"
 					? `The ${what} was deleted on this site. It will be made again as the app ${record.app} ships it.`
 					: `The changes made on this site to the ${what} will be replaced by what the app ${record.app} ships. This can't be undone.`
 			}
-		>
-			<div className="grid gap-3">
-				{restore.error ? <ErrorNote error={restore.error} /> : null}
-				<div className="flex justify-end gap-2">
-					<Button variant="outline" onClick={onClose}>
-						Cancel
-					</Button>
-					<Button variant="danger" disabled={restore.isPending} onClick={() => restore.mutate()}>
-						{restore.isPending ? "Taking it back…" : "Take the app's version"}
-					</Button>
-				</div>
-			</div>
-		</Dialog>
+			confirm="Take the app's version"
+			confirming="Taking it back…"
+			action={restore}
+			onClose={onClose}
+		/>
 	);
 }

@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { Button } from "../../components/ui/button";
 import { Dialog } from "../../components/ui/dialog";
-import { Field, Input, Textarea } from "../../components/ui/field";
+import { Field, Form, Input, Textarea } from "../../components/ui/field";
 import { ErrorNote } from "../../components/ui/status";
 import type { Capability } from "../../lib/boot";
 import { byArea, saveRole, type CapabilityInfo, type HufRole } from "./api";
@@ -45,14 +45,7 @@ export function RoleDialog({ role, capabilities, onClose, onSaved }: Props) {
 			title={role ? `Change ${role.name}` : "New role"}
 			description="Tick what people with this role may do. Whoever has the role gets exactly these permissions."
 		>
-			<form
-				noValidate
-				className="grid gap-4"
-				onSubmit={(event) => {
-					event.preventDefault();
-					submit();
-				}}
-			>
+			<Form onSubmit={submit}>
 				<Field label="Name" error={problem.name} hint={role ? "A role keeps its name. Make a new role for a new name." : "For example: Support agent builder."}>
 					{(props) => <Input value={name} disabled={Boolean(role)} onChange={(e) => setName(e.target.value)} {...props} />}
 				</Field>
@@ -94,7 +87,7 @@ export function RoleDialog({ role, capabilities, onClose, onSaved }: Props) {
 						{save.isPending ? "Saving…" : role ? "Save role" : "Make role"}
 					</Button>
 				</div>
-			</form>
+			</Form>
 		</Dialog>
 	);
 }

@@ -1,11 +1,10 @@
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { cleanup, render, screen, within } from "@testing-library/react";
+import { cleanup, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { MemoryRouter, Route, Routes } from "react-router";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ApiError } from "../../lib/api";
 import SettingsPage from "./SettingsPage";
 import { api, resetApi } from "../../test/fakeApi";
+import { renderPage } from "../../test/render";
 
 vi.mock("../../lib/api", async (original) => ({ ...(await original<typeof import("../../lib/api")>()), call: (await import("../../test/fakeApi")).fakeCall }));
 const calls = api.calls;
@@ -30,20 +29,7 @@ const roles = {
 };
 const me = { user: "admin@example.com", full_name: "Admin", capabilities: { "settings.write": true, "prompt.read": true } };
 
-function show(path: string) {
-	const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-	client.setQueryData(["me"], me);
-	render(
-		<QueryClientProvider client={client}>
-			<MemoryRouter initialEntries={[path]}>
-				<Routes>
-					<Route path="/settings/:part?" element={<SettingsPage />} />
-					<Route path="*" element={<p>Elsewhere</p>} />
-				</Routes>
-			</MemoryRouter>
-		</QueryClientProvider>,
-	);
-}
+const show = (path: string) => renderPage({ "/settings/:part?": <SettingsPage /> }, { path, me });
 
 const called = (name: string) => calls.filter((call) => call.method.endsWith(`.${name}`));
 

@@ -2,7 +2,9 @@
 // delete rows one at a time.
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { ArrowDown, ArrowUp, ArrowUpDown, Plus } from "lucide-react";
-import { useState, type FormEvent } from "react";
+import { createColumnHelper, rowPaginationFeature, rowSortingFeature, tableFeatures, useTable, type SortingState } from "@tanstack/react-table";
+import { useMemo, useState, type FormEvent, type ReactNode } from "react";
+import { TableFrame } from "../../components/DataTable";
 import { Button } from "../../components/ui/button";
 import { Input, Select } from "../../components/ui/field";
 import { Done, Empty, ErrorNote, Loading } from "../../components/ui/status";
@@ -11,7 +13,6 @@ import { deleteRow, saveRow, shown, useRows, type DataTable, type Row, type Tabl
 const PAGE = 20;
 const TEXT_TYPES = new Set(["Data", "Text", "Select", "Link"]);
 
-type Sort = { field: string; dir: "asc" | "desc" } | null;
 type Filter = { field: string; value: string } | null;
 
 /** The filter as list_rows takes it: text columns match a part, the rest match the value. */
@@ -43,30 +44,51 @@ function editable(field: TableField, value: unknown): string | boolean {
 	return String(value);
 }
 
+const features = tableFeatures({ rowSortingFeature, rowPaginationFeature });
+const column = createColumnHelper<typeof features, Row>();
+const NO_ROWS: Row[] = [];
+
 export function Grid({ table, canWrite }: { table: DataTable; canWrite: boolean }) {
 	const queryClient = useQueryClient();
-	const [sort, setSort] = useState<Sort>(null);
+	const [sorting, setSorting] = useState<SortingState>([]);
 	const [filter, setFilter] = useState<Filter>(null);
 	const [filterField, setFilterField] = useState(table.fields[0]?.fieldname ?? "");
 	const [filterValue, setFilterValue] = useState("");
-	const [start, setStart] = useState(0);
+	const [pageIndex, setPageIndex] = useState(0);
 	const [editing, setEditing] = useState<string | "new" | null>(null);
 	const [done, setDone] = useState<string | null>(null);
-	const rows = useRows(table.name, { filters: filtersOf(table, filter), order_by: sort ? `${sort.field} ${sort.dir}` : "", start, page_length: PAGE });
+	const sort = sorting[0];
+	const start = pageIndex * PAGE;
+	const rows = useRows(table.name, { filters: filtersOf(table, filter), order_by: sort ? `${sort.id} ${sort.desc ? "desc" : "asc"}` : "", start, page_length: PAGE });
+	const total = rows.data?.total ?? 0;
+	// The server sorts and pages; the grid keeps which column, which way and which page, and a new
+	// sort goes back to the first page. One column at a time: ascending, descending, then unsorted.
+	const columns = useMemo(() => table.fields.map((f) => column.accessor((row) => row[f.fieldname], { id: f.fieldname, header: f.label, cell: ({ getValue }) => shown(f, getValue()) })), [table.fields]);
+	const grid = useTable({
+		features,
+		columns,
+		data: rows.data?.rows ?? NO_ROWS,
+		getRowId: (row) => String(row.name),
+		state: { sorting, pagination: { pageIndex, pageSize: PAGE } },
+		onSortingChange: (change) => {
+			setSorting(change);
+			setPageIndex(0);
+		},
+		onPaginationChange: (change) => setPageIndex((now) => (typeof change === "function" ? change({ pageIndex: now, pageSize: PAGE }) : change).pageIndex),
+		manualSorting: true,
+		manualPagination: true,
+		rowCount: total,
+		sortDescFirst: false,
+		enableMultiSort: false,
+	});
 
 	const refresh = () => Promise.all([queryClient.invalidateQueries({ queryKey: ["data-table-rows", table.name] }), queryClient.invalidateQueries({ queryKey: ["data-table", table.name] })]);
 
 	const applyFilter = (event: FormEvent) => {
 		event.preventDefault();
-		setStart(0);
+		setPageIndex(0);
 		setFilter(filterValue.trim() ? { field: filterField, value: filterValue } : null);
 	};
-	const sortBy = (field: string) => {
-		setStart(0);
-		setSort((now) => (now?.field !== field ? { field, dir: "asc" } : now.dir === "asc" ? { field, dir: "desc" } : null));
-	};
-	const total = rows.data?.total ?? 0;
-	const columns = table.fields.length + (canWrite ? 1 : 0);
 
 	return (
 		<section aria-label="Rows" className="grid gap-3">
@@ -93,7 +115,7 @@ export function Grid({ table, canWrite }: { table: DataTable; canWrite: boolean 
 							onClick={() => {
 								setFilter(null);
 								setFilterValue("");
-								setStart(0);
+								setPageIndex(0);
 							}}
 						>
 							Clear filter
@@ -113,17 +135,16 @@ export function Grid({ table, canWrite }: { table: DataTable; canWrite: boolean 
 				<ErrorNote error={rows.error} />
 			) : (
 				<>
-					<div className="overflow-x-auto rounded-lg border border-slate-200 bg-white">
-						<table className="w-full text-left text-sm">
-							<caption className="sr-only">Rows of {table.table_name}</caption>
-							<thead className="bg-slate-50">
-								<tr>
-									{table.fields.map((f) => {
-										const dir = sort?.field === f.fieldname ? sort.dir : null;
+					<TableFrame caption={`Rows of ${table.table_name}`}>
+						<thead className="bg-slate-50">
+							{grid.getHeaderGroups().map((group) => (
+								<tr key={group.id}>
+									{group.headers.map((header) => {
+										const dir = header.column.getIsSorted();
 										return (
-											<th key={f.fieldname} scope="col" className="px-3 py-2" aria-sort={dir === "asc" ? "ascending" : dir === "desc" ? "descending" : "none"}>
-												<button type="button" className="inline-flex items-center gap-1 rounded font-semibold focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-blue-500" onClick={() => sortBy(f.fieldname)} aria-label={`Sort by ${f.label}`}>
-													{f.label}
+											<th key={header.id} scope="col" className="px-3 py-2" aria-sort={dir === "asc" ? "ascending" : dir === "desc" ? "descending" : "none"}>
+												<button type="button" className="inline-flex items-center gap-1 rounded font-semibold focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-blue-500" onClick={header.column.getToggleSortingHandler()} aria-label={`Sort by ${String(header.column.columnDef.header)}`}>
+													<grid.FlexRender header={header} />
 													{dir === "asc" ? <ArrowUp className="h-3.5 w-3.5" aria-hidden /> : dir === "desc" ? <ArrowDown className="h-3.5 w-3.5" aria-hidden /> : <ArrowUpDown className="h-3.5 w-3.5 text-slate-400" aria-hidden />}
 												</button>
 											</th>
@@ -135,69 +156,74 @@ export function Grid({ table, canWrite }: { table: DataTable; canWrite: boolean 
 										</th>
 									) : null}
 								</tr>
-							</thead>
-							<tbody>
-								{editing === "new" ? (
+							))}
+						</thead>
+						<tbody>
+							{editing === "new" ? (
+								<RowEditor
+									table={table}
+									label="New row"
+									onCancel={() => setEditing(null)}
+									onSave={async (values) => {
+										await saveRow(table.doctype, values);
+										setEditing(null);
+										setDone("The row was added.");
+										await refresh();
+									}}
+								/>
+							) : null}
+							{grid.getRowModel().rows.map((row) =>
+								editing === row.id ? (
 									<RowEditor
+										key={row.id}
 										table={table}
-										label="New row"
+										row={row.original}
+										label={`Row ${rowLabel(table, row.original)}`}
 										onCancel={() => setEditing(null)}
 										onSave={async (values) => {
-											await saveRow(table.doctype, values);
+											await saveRow(table.doctype, values, row.original.name);
 											setEditing(null);
-											setDone("The row was added.");
+											setDone("The row was saved.");
 											await refresh();
 										}}
 									/>
-								) : null}
-								{rows.data.rows.map((row) =>
-									editing === String(row.name) ? (
-										<RowEditor
-											key={String(row.name)}
-											table={table}
-											row={row}
-											label={`Row ${rowLabel(table, row)}`}
-											onCancel={() => setEditing(null)}
-											onSave={async (values) => {
-												await saveRow(table.doctype, values, row.name);
-												setEditing(null);
-												setDone("The row was saved.");
-												await refresh();
-											}}
-										/>
-									) : (
-										<RowView
-											key={String(row.name)}
-											table={table}
-											row={row}
-											canWrite={canWrite}
-											onEdit={() => {
-												setDone(null);
-												setEditing(String(row.name));
-											}}
-											onDeleted={async () => {
-												setDone("The row was deleted.");
-												await refresh();
-											}}
-										/>
-									),
-								)}
-								{!rows.data.rows.length && editing !== "new" ? (
-									<tr>
-										<td colSpan={columns} className="p-4">
-											<Empty title={filter ? "No rows match the filter" : "No rows yet"}>{filter ? "Clear the filter to see every row." : canWrite ? "Add a row, or import them from a CSV file." : null}</Empty>
-										</td>
-									</tr>
-								) : null}
-							</tbody>
-						</table>
-					</div>
+								) : (
+									<RowView
+										key={row.id}
+										table={table}
+										row={row.original}
+										cells={row.getAllCells().map((cell) => (
+											<td key={cell.id} className="px-3 py-2 align-top [overflow-wrap:anywhere]">
+												<grid.FlexRender cell={cell} />
+											</td>
+										))}
+										canWrite={canWrite}
+										onEdit={() => {
+											setDone(null);
+											setEditing(row.id);
+										}}
+										onDeleted={async () => {
+											setDone("The row was deleted.");
+											await refresh();
+										}}
+									/>
+								),
+							)}
+							{!rows.data.rows.length && editing !== "new" ? (
+								<tr>
+									<td colSpan={table.fields.length + (canWrite ? 1 : 0)} className="p-4">
+										<Empty title={filter ? "No rows match the filter" : "No rows yet"}>{filter ? "Clear the filter to see every row." : canWrite ? "Add a row, or import them from a CSV file." : null}</Empty>
+									</td>
+								</tr>
+							) : null}
+						</tbody>
+					</TableFrame>
 					<nav aria-label="Pages" className="flex flex-wrap items-center gap-2 text-sm text-slate-700">
 						<span>{total ? `Rows ${start + 1}–${Math.min(start + PAGE, total)} of ${total}` : "No rows"}</span>
-						<Button variant="outline" size="sm" className="ml-auto" disabled={start === 0} onClick={() => setStart(Math.max(0, start - PAGE))}>
+						<Button variant="outline" size="sm" className="ml-auto" disabled={!grid.getCanPreviousPage()} onClick={() => grid.previousPage()}>
 							Previous page
 						</Button>
-						<Button variant="outline" size="sm" disabled={start + PAGE >= total} onClick={() => setStart(start + PAGE)}>
+						<Button variant="outline" size="sm" disabled={!grid.getCanNextPage()} onClick={() => grid.nextPage()}>
 							Next page
 						</Button>
 					</nav>
@@ -209,17 +235,13 @@ export function Grid({ table, canWrite }: { table: DataTable; canWrite: boolean 
 
 const rowLabel = (table: DataTable, row: Row) => String((table.title_field_name && row[table.title_field_name]) || row.name);
 
-function RowView({ table, row, canWrite, onEdit, onDeleted }: { table: DataTable; row: Row; canWrite: boolean; onEdit: () => void; onDeleted: () => Promise<unknown> }) {
+function RowView({ table, row, cells, canWrite, onEdit, onDeleted }: { table: DataTable; row: Row; cells: ReactNode; canWrite: boolean; onEdit: () => void; onDeleted: () => Promise<unknown> }) {
 	const [confirming, setConfirming] = useState(false);
 	const remove = useMutation({ mutationFn: () => deleteRow(table.doctype, row.name), onSuccess: onDeleted });
 	const label = rowLabel(table, row);
 	return (
 		<tr className="border-t border-slate-100" aria-label={`Row ${label}`}>
-			{table.fields.map((f) => (
-				<td key={f.fieldname} className="px-3 py-2 align-top [overflow-wrap:anywhere]">
-					{shown(f, row[f.fieldname])}
-				</td>
-			))}
+			{cells}
 			{canWrite ? (
 				<td className="whitespace-nowrap px-3 py-2 align-top">
 					{confirming ? (

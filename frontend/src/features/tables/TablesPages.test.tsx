@@ -1,27 +1,21 @@
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { cleanup, render, screen, within } from "@testing-library/react";
+import { cleanup, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { MemoryRouter, Route, Routes } from "react-router";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ApiError } from "../../lib/api";
+import { api, resetApi } from "../../test/fakeApi";
+import { renderPage } from "../../test/render";
 import { filtersOf, stored } from "./Grid";
 import TablePage from "./TablePage";
 import TablesPage from "./TablesPage";
 import type { DataTable, TableField } from "./api";
 
-const calls: { method: string; args: Record<string, unknown> }[] = [];
+const calls = api.calls;
 const saved: { doctype: string; doc: Record<string, unknown>; name?: string | undefined }[] = [];
 const deleted: { doctype: string; name: string }[] = [];
-let replies: Record<string, unknown> = {};
 
 vi.mock("../../lib/api", async (original) => ({
 	...(await original<typeof import("../../lib/api")>()),
-	call: vi.fn(async (method: string, args: Record<string, unknown> = {}) => {
-		calls.push({ method, args });
-		const reply = replies[method.split(".").pop() ?? ""];
-		if (reply instanceof Error) throw reply;
-		return typeof reply === "function" ? (reply as (args: Record<string, unknown>) => unknown)(args) : reply;
-	}),
+	call: (await import("../../test/fakeApi")).fakeCall,
 	saveDoc: vi.fn(async (doctype: string, doc: Record<string, unknown>, name?: string) => {
 		saved.push({ doctype, doc, name });
 		return { name: name ?? 3, ...doc };
@@ -33,10 +27,9 @@ vi.mock("../../lib/api", async (original) => ({
 
 afterEach(() => {
 	cleanup();
-	calls.length = 0;
+	resetApi();
 	saved.length = 0;
 	deleted.length = 0;
-	replies = {};
 });
 
 const fields: TableField[] = [
@@ -73,27 +66,14 @@ const page = {
 const writer = { user: "admin@example.com", full_name: "Admin", capabilities: { "table.read": true, "table.write": true } };
 const reader = { user: "ann@example.com", full_name: "Ann", capabilities: { "table.read": true, "table.write": false } };
 
-function show(path: string, me: object = writer) {
-	const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-	client.setQueryData(["me"], me);
-	render(
-		<QueryClientProvider client={client}>
-			<MemoryRouter initialEntries={[path]}>
-				<Routes>
-					<Route path="/tables" element={<TablesPage />} />
-					<Route path="/tables/:name" element={<TablePage />} />
-				</Routes>
-			</MemoryRouter>
-		</QueryClientProvider>,
-	);
-}
+const show = (path: string, me: object = writer) => renderPage({ "/tables": <TablesPage />, "/tables/:name": <TablePage /> }, { path, me });
 
 const called = (name: string) => calls.filter((call) => call.method.endsWith(`.${name}`));
 
 describe("the list of tables", () => {
 	it("lists tables with their columns and rows, and makes a new one named by number", async () => {
 		const user = userEvent.setup();
-		replies = { list_data_tables: [{ ...books, fields: undefined }], create_data_table: { name: "Films", doctype: "HF Films" }, get_data_table: { ...books, name: "Films", table_name: "Films" }, list_rows: { ...page, rows: [], total: 0 } };
+		api.replies = { list_data_tables: [{ ...books, fields: undefined }], create_data_table: { name: "Films", doctype: "HF Films" }, get_data_table: { ...books, name: "Films", table_name: "Films" }, list_rows: { ...page, rows: [], total: 0 } };
 		show("/tables");
 		expect(await screen.findByRole("link", { name: "Books" })).toBeTruthy();
 		expect(screen.getByText("4 columns · 2 rows")).toBeTruthy();
@@ -126,7 +106,7 @@ describe("the list of tables", () => {
 
 	it("says what is missing before sending, and shows the server's refusal", async () => {
 		const user = userEvent.setup();
-		replies = { list_data_tables: [], create_data_table: new ApiError("A DocType named HF User already exists; choose another table name.", 417) };
+		api.replies = { list_data_tables: [], create_data_table: new ApiError("A DocType named HF User already exists; choose another table name.", 417) };
 		show("/tables");
 		await user.click(await screen.findByRole("button", { name: "New table" }));
 		const form = screen.getByRole("form", { name: "New table" });
@@ -141,7 +121,7 @@ describe("the list of tables", () => {
 	});
 
 	it("offers no New table to someone who may only read", async () => {
-		replies = { list_data_tables: [] };
+		api.replies = { list_data_tables: [] };
 		show("/tables", reader);
 		expect(await screen.findByText("No tables yet")).toBeTruthy();
 		expect(screen.queryByRole("button", { name: "New table" })).toBeNull();
@@ -151,7 +131,7 @@ describe("the list of tables", () => {
 describe("a table's grid", () => {
 	it("shows rows, sorts by a column, filters and pages", async () => {
 		const user = userEvent.setup();
-		replies = { get_data_table: books, list_rows: page };
+		api.replies = { get_data_table: books, list_rows: page };
 		show("/tables/Books");
 		const dune = await screen.findByRole("row", { name: "Row Dune" });
 		expect(within(dune).getAllByRole("cell").map((c) => c.textContent)).toEqual(["Dune", "412", "Yes", "Top", "EditDelete"]);
@@ -169,7 +149,7 @@ describe("a table's grid", () => {
 
 	it("adds a row, edits one and deletes one through the table's records", async () => {
 		const user = userEvent.setup();
-		replies = { get_data_table: books, list_rows: page };
+		api.replies = { get_data_table: books, list_rows: page };
 		show("/tables/Books");
 		await user.click(await screen.findByRole("button", { name: "Add a row" }));
 		const fresh = screen.getByRole("row", { name: "New row" });
@@ -196,7 +176,7 @@ describe("a table's grid", () => {
 	});
 
 	it("shows someone who may only read no editing controls, but lets them export", async () => {
-		replies = { get_data_table: books, list_rows: page };
+		api.replies = { get_data_table: books, list_rows: page };
 		show("/tables/Books", reader);
 		await screen.findByRole("row", { name: "Row Dune" });
 		for (const name of ["Add a row", "Edit row Dune", "Change columns", "Import CSV", "Delete table"]) expect(screen.queryByRole("button", { name })).toBeNull();
@@ -208,7 +188,7 @@ describe("changing columns", () => {
 	it("shows what a change would lose, per column, and only makes it once confirmed", async () => {
 		const user = userEvent.setup();
 		const losses = [{ field: "pages", what: "the field would be removed with its values", rows: 2, examples: [412, 320] }];
-		replies = { get_data_table: books, list_rows: page, update_data_table: (args: Record<string, unknown>) => (args.confirm ? { name: "Books", doctype: "HF Books", losses, applied: true } : { needs_confirmation: true, losses }) };
+		api.replies = { get_data_table: books, list_rows: page, update_data_table: (args: Record<string, unknown>) => (args.confirm ? { name: "Books", doctype: "HF Books", losses, applied: true } : { needs_confirmation: true, losses }) };
 		show("/tables/Books");
 		await user.click(await screen.findByRole("button", { name: "Change columns" }));
 		const form = screen.getByRole("form", { name: "Table columns" });
@@ -240,7 +220,7 @@ describe("importing a CSV file", () => {
 
 	it("previews every row with its problems and imports the good rows when asked", async () => {
 		const user = userEvent.setup();
-		replies = { get_data_table: books, list_rows: page, preview_csv: preview, import_csv: { ...preview, rows: undefined, errors: [{ row: 3, errors: ["Pages: many is not a number"] }], imported: 1 } };
+		api.replies = { get_data_table: books, list_rows: page, preview_csv: preview, import_csv: { ...preview, rows: undefined, errors: [{ row: 3, errors: ["Pages: many is not a number"] }], imported: 1 } };
 		show("/tables/Books");
 		await user.click(await screen.findByRole("button", { name: "Import CSV" }));
 		const text = "title,pages\nUlysses,730\nOdyssey,many\n";
@@ -256,7 +236,7 @@ describe("importing a CSV file", () => {
 
 	it("says when the first line does not match the columns and offers no import", async () => {
 		const user = userEvent.setup();
-		replies = { get_data_table: books, list_rows: page, preview_csv: { ...preview, header_ok: false, unknown: ["colour"], missing: ["title"], rows: [], good: 0, bad: 0 } };
+		api.replies = { get_data_table: books, list_rows: page, preview_csv: { ...preview, header_ok: false, unknown: ["colour"], missing: ["title"], rows: [], good: 0, bad: 0 } };
 		show("/tables/Books");
 		await user.click(await screen.findByRole("button", { name: "Import CSV" }));
 		await user.upload(screen.getByLabelText("CSV file"), new File(["colour\nred\n"], "x.csv", { type: "text/csv" }));
@@ -270,7 +250,7 @@ describe("importing a CSV file", () => {
 describe("deleting a table", () => {
 	it("asks first, then deletes and goes back to the list", async () => {
 		const user = userEvent.setup();
-		replies = { get_data_table: books, list_rows: page, delete_data_table: { deleted: true }, list_data_tables: [] };
+		api.replies = { get_data_table: books, list_rows: page, delete_data_table: { deleted: true }, list_data_tables: [] };
 		show("/tables/Books");
 		await user.click(await screen.findByRole("button", { name: "Delete table" }));
 		const ask = screen.getByRole("group", { name: "Delete Books?" });
@@ -285,7 +265,7 @@ describe("deleting a table", () => {
 describe("deleting a table that agent tools use", () => {
 	it("names the tools that stop working", async () => {
 		const user = userEvent.setup();
-		replies = { get_data_table: { ...books, tools: ["add_book", "list_books"] }, list_rows: page };
+		api.replies = { get_data_table: { ...books, tools: ["add_book", "list_books"] }, list_rows: page };
 		show("/tables/Books");
 		await user.click(await screen.findByRole("button", { name: "Delete table" }));
 		expect(screen.getByRole("group", { name: "Delete Books?" }).textContent).toContain("This can't be undone, and these agent tools stop working: add_book, list_books.");

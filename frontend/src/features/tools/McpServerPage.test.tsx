@@ -1,8 +1,7 @@
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { cleanup, render, screen, within } from "@testing-library/react";
+import { cleanup, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { MemoryRouter, Route, Routes } from "react-router";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { renderPage as render } from "../../test/render";
 import McpServerPage from "./McpServerPage";
 
 const calls: { method: string; args: Record<string, unknown> }[] = [];
@@ -31,18 +30,7 @@ afterEach(() => {
 
 const tool = (tool_name: string, enabled: 0 | 1, requires_approval: 0 | 1, more: Record<string, unknown> = {}) => ({ name: `row-${tool_name}`, tool_name, enabled, requires_approval, effect: "Automatic", namespaced_name: `docs__${tool_name}`, description: `${tool_name} things`, ...more });
 
-function renderPage(name: string) {
-	const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-	render(
-		<QueryClientProvider client={client}>
-			<MemoryRouter initialEntries={[`/tools/servers/${name}`]}>
-				<Routes>
-					<Route path="/tools/servers/:name" element={<McpServerPage />} />
-				</Routes>
-			</MemoryRouter>
-		</QueryClientProvider>,
-	);
-}
+const renderPage = (name: string) => render({ "/tools/servers/:name": <McpServerPage /> }, { path: `/tools/servers/${name}` });
 
 describe("McpServerPage", () => {
 	it("checks a new server's address and sign-in before saving, and never sends a key for a program", async () => {

@@ -3,12 +3,14 @@ import { ChevronDown, ChevronRight, LogIn, LogOut, PlugZap, RefreshCw } from "lu
 import { useId, useMemo, useState } from "react";
 import { useNavigate, useParams } from "react-router";
 import { Button } from "../../components/ui/button";
-import { Checkbox, Field, Input, Select, Textarea } from "../../components/ui/field";
+import { Checkbox, Field, Form, Input, NumberInput, SelectField, Textarea } from "../../components/ui/field";
 import { EditorHeader, Section } from "../../components/ui/section";
 import { ErrorNote, Loading, StatusBadge } from "../../components/ui/status";
-import { ApiError, getDoc, saveDoc } from "../../lib/api";
+import { getDoc, saveDoc } from "../../lib/api";
+import { useDraftForm } from "../../lib/form";
+import type { FieldErrors } from "../../lib/rules";
 import { EffectSelect } from "./EffectSelect";
-import { CONNECTIONS, emptyServer, serverFieldOfServerError, serverFromDoc, serverToDoc, serverToolEffectHint, SIGN_INS, signOut, startSignIn, syncSummary, syncTools, testConnection, validateServer, type McpDraft, type McpErrors, type OAuthText, type ServerTool } from "./mcp";
+import { CONNECTIONS, emptyServer, serverFieldOfServerError, serverFromDoc, serverToDoc, serverToolEffectHint, SIGN_INS, signOut, startSignIn, syncSummary, syncTools, testConnection, validateServer, type McpDraft, type OAuthText, type ServerTool } from "./mcp";
 import { SecretInput } from "./SecretInput";
 import { SecretRows, type SecretRow } from "./RowsEditors";
 
@@ -19,9 +21,6 @@ const VARIABLE_WORDS = { keyLabel: "Variable name", example: "e.g. GITHUB_TOKEN"
 
 /** A saved row's masked value by row name, for SecretRows to show as kept. */
 const savedValues = (rows: SecretRow[]) => new Map(rows.map((row) => [row.name ?? "", row.value]));
-/** A number field's text and back; empty is NaN, which the form's checks turn into an error. */
-const numberText = (value: number) => (Number.isNaN(value) ? "" : String(value));
-const numberOf = (text: string) => (text === "" ? Number.NaN : Number(text));
 
 export default function McpServerPage() {
 	const { name = "new" } = useParams();
@@ -41,57 +40,29 @@ type ServerFormProps = { isNew: boolean; initial: McpDraft; synced: string | und
 function ServerForm({ isNew, initial, synced, onSynced, saved, onSaved }: ServerFormProps) {
 	const navigate = useNavigate();
 	const queryClient = useQueryClient();
-	const [draft, setDraft] = useState(initial);
-	const [errors, setErrors] = useState<McpErrors>({});
-	const [formError, setFormError] = useState<string | null>(null);
-	const set = <K extends keyof McpDraft>(key: K, value: McpDraft[K]) => {
-		setDraft((current) => ({ ...current, [key]: value }));
-		setErrors(({ [key]: _, ...rest }) => rest);
-	};
-	const dirty = JSON.stringify(draft) !== JSON.stringify(initial);
-	const savedSecrets = useMemo(() => ({ headers: savedValues(initial.custom_headers), variables: savedValues(initial.environment) }), [initial]);
 	const reload = (doc: Record<string, unknown>) => {
 		queryClient.setQueryData(["mcp-server", String(doc.name)], doc);
 		return queryClient.invalidateQueries({ queryKey: ["mcp-servers"] });
 	};
-
-	const save = useMutation({
-		mutationFn: () => saveDoc<Record<string, unknown>>("MCP Server", serverToDoc(draft), isNew ? undefined : initial.server_name),
-		onSuccess: async (doc) => {
+	const { draft, setDraft, set, errors, formError, dirty, save, submit } = useDraftForm({
+		initial,
+		validate: validateServer,
+		save: (draft) => saveDoc<Record<string, unknown>>("MCP Server", serverToDoc(draft), isNew ? undefined : initial.server_name),
+		onSaved: async (doc) => {
 			await reload(doc);
-			setFormError(null);
 			onSaved(true);
 			if (isNew) navigate(`/tools/servers/${encodeURIComponent(String(doc.name))}`, { replace: true });
 		},
-		onError: (error) => {
-			const field = error instanceof ApiError ? serverFieldOfServerError(error.title, error.kind, error.message) : null;
-			if (field) setErrors({ [field]: error.message });
-			else setFormError(error.message);
-		},
+		what: "server",
+		fieldOf: (error) => serverFieldOfServerError(error.title, error.kind, error.message),
 	});
-	const submit = () => {
-		const found = validateServer(draft);
-		setErrors(found);
-		if (Object.keys(found).length) {
-			setFormError("Some fields need attention before the server can be saved.");
-			return;
-		}
-		save.mutate();
-	};
+	const savedSecrets = useMemo(() => ({ headers: savedValues(initial.custom_headers), variables: savedValues(initial.environment) }), [initial]);
 
 	const web = draft.transport_type !== "stdio";
 	const keyed = ["api_key", "bearer_token", "custom_header"].includes(draft.auth_type);
 	return (
 		<div className="mx-auto grid max-w-3xl grid-cols-1 gap-4 p-4 md:p-6">
-			<form
-				noValidate
-				aria-label="Tool server settings"
-				className="grid gap-4"
-				onSubmit={(event) => {
-					event.preventDefault();
-					submit();
-				}}
-			>
+			<Form label="Tool server settings" onSubmit={submit}>
 				<EditorHeader title={isNew ? "Connect a tool server" : initial.server_name} dirty={dirty} saving={save.isPending} />
 				<p className="text-sm text-slate-600">A tool server (an MCP server) offers ready-made tools, e.g. for GitHub or a mailbox. Once connected, you choose which of its tools agents may use.</p>
 				{formError ? <ErrorNote error={formError} /> : null}
@@ -108,15 +79,7 @@ function ServerForm({ isNew, initial, synced, onSynced, saved, onSaved }: Server
 				</Section>
 
 				<Section title="Connection">
-					<Field label="How Huf reaches it" error={errors.transport_type}>
-						{(props) => (
-							<Select value={draft.transport_type} onChange={(e) => set("transport_type", e.target.value as McpDraft["transport_type"])} {...props}>
-								{CONNECTIONS.map((c) => (
-									<option key={c.value} value={c.value}>{c.label}</option>
-								))}
-							</Select>
-						)}
-					</Field>
+					<SelectField label="How Huf reaches it" error={errors.transport_type} value={draft.transport_type} choices={CONNECTIONS} onChange={(value) => set("transport_type", value)} />
 					{web ? (
 						<Field label="Address" error={errors.server_url} hint={`The server's address, e.g. https://mcp.example.com/mcp.${isNew ? "" : ` ${ADDRESS_CHANGE}`}`}>
 							{(props) => <Input value={draft.server_url} placeholder="https://" onChange={(e) => set("server_url", e.target.value)} {...props} />}
@@ -133,27 +96,19 @@ function ServerForm({ isNew, initial, synced, onSynced, saved, onSaved }: Server
 						</>
 					)}
 					<Field label="Time limit (seconds)" error={errors.timeout_seconds} hint="How long to wait for the server on each call.">
-						{(props) => <Input type="number" min={1} value={numberText(draft.timeout_seconds)} onChange={(e) => set("timeout_seconds", numberOf(e.target.value))} {...props} />}
+						{(props) => <NumberInput min={1} value={draft.timeout_seconds} onValue={(value) => set("timeout_seconds", value)} {...props} />}
 					</Field>
 					<Checkbox label="Fetch the server's tool list again now and then" checked={Boolean(draft.enable_auto_sync)} onChange={(e) => set("enable_auto_sync", e.target.checked ? 1 : 0)} />
 					{draft.enable_auto_sync ? (
 						<Field label="Fetch the tool list every (hours)" error={errors.auto_sync_interval} hint="e.g. 24 for once a day. New tools arrive switched on; tools no longer offered are switched off.">
-							{(props) => <Input type="number" min={1} step={1} value={numberText(draft.auto_sync_interval)} onChange={(e) => set("auto_sync_interval", numberOf(e.target.value))} {...props} />}
+							{(props) => <NumberInput min={1} step={1} value={draft.auto_sync_interval} onValue={(value) => set("auto_sync_interval", value)} {...props} />}
 						</Field>
 					) : null}
 				</Section>
 
 				{web ? (
 					<Section title="Sign-in">
-						<Field label="How Huf signs in">
-							{(props) => (
-								<Select value={draft.auth_type} onChange={(e) => set("auth_type", e.target.value as McpDraft["auth_type"])} {...props}>
-									{SIGN_INS.map((s) => (
-										<option key={s.value} value={s.value}>{s.label}</option>
-									))}
-								</Select>
-							)}
-						</Field>
+						<SelectField label="How Huf signs in" value={draft.auth_type} choices={SIGN_INS} onChange={(value) => set("auth_type", value)} />
 						{draft.auth_type === "api_key" || draft.auth_type === "custom_header" ? (
 							<Field label="Header name" error={errors.auth_header_name} hint={draft.auth_type === "api_key" ? "Optional; X-API-Key when empty." : "e.g. X-Api-Key"}>
 								{(props) => <Input value={draft.auth_header_name} onChange={(e) => set("auth_header_name", e.target.value)} {...props} />}
@@ -182,7 +137,7 @@ function ServerForm({ isNew, initial, synced, onSynced, saved, onSaved }: Server
 						onSynced(summary);
 						await reload(doc);
 					}} /> : null}
-			</form>
+			</Form>
 		</div>
 	);
 }
@@ -230,7 +185,7 @@ function SignIn({ server, status, dirty, onSignedOut }: SignInProps) {
 	);
 }
 
-type AdvancedSignInProps = { draft: McpDraft; saved: string; errors: McpErrors; set: <K extends keyof McpDraft>(key: K, value: McpDraft[K]) => void };
+type AdvancedSignInProps = { draft: McpDraft; saved: string; errors: FieldErrors<McpDraft>; set: <K extends keyof McpDraft>(key: K, value: McpDraft[K]) => void };
 
 /** What most services don't need: closed until opened, or until one of its fields needs attention. */
 function AdvancedSignIn({ draft, saved, errors, set }: AdvancedSignInProps) {

@@ -1,9 +1,8 @@
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { cleanup, render, screen } from "@testing-library/react";
+import { cleanup, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { MemoryRouter } from "react-router";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ApiError } from "../../lib/api";
+import { renderPage } from "../../test/render";
 import { Editor } from "./ToolEditor";
 import { emptyTool, toolFromDoc } from "./rules";
 
@@ -30,16 +29,7 @@ afterEach(() => {
 	calls.length = 0;
 });
 
-function renderEditor(initial = emptyTool(), isNew = true, canWrite = true) {
-	const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-	render(
-		<QueryClientProvider client={client}>
-			<MemoryRouter>
-				<Editor isNew={isNew} initial={initial} canWrite={canWrite} saved={false} onSaved={() => undefined} />
-			</MemoryRouter>
-		</QueryClientProvider>,
-	);
-}
+const renderEditor = (initial = emptyTool(), isNew = true, canWrite = true) => renderPage(<Editor isNew={isNew} initial={initial} canWrite={canWrite} saved={false} onSaved={() => undefined} />);
 
 const webTool = toolFromDoc({ tool_name: "items_api", types: "GET", description: "Lists items.", base_url: "https://api.example.com", http_headers: [{ name: "h1", key: "X-Key", value: "********" }], modified: "2026-01-01" });
 

@@ -1,15 +1,17 @@
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useQueryClient } from "@tanstack/react-query";
 import { useId, useMemo, useState } from "react";
 import { useNavigate, useParams } from "react-router";
-import { Checkbox, Field, Input, Select, Textarea } from "../../components/ui/field";
+import { Checkbox, Field, Form, Input, Select, Textarea } from "../../components/ui/field";
 import { EditorHeader, Section } from "../../components/ui/section";
 import { ErrorNote, Loading } from "../../components/ui/status";
-import { ApiError, saveDoc } from "../../lib/api";
+import { saveDoc } from "../../lib/api";
+import { useDraftForm } from "../../lib/form";
+import type { FieldErrors } from "../../lib/rules";
 import { useCan } from "../../lib/me";
 import { useSuggestions, useToolDoc } from "./api";
 import { EffectSelect } from "./EffectSelect";
 import { ParamRows, SecretRows } from "./RowsEditors";
-import { emptyTool, isFunctionKind, isWebKind, needsRecordType, takesRecordType, TOOL_KINDS, toolEffectHint, toolFieldOfServerError, toolFromDoc, toolToDoc, validateTool, type ToolDraft, type ToolErrors } from "./rules";
+import { emptyTool, isFunctionKind, isWebKind, needsRecordType, takesRecordType, TOOL_KINDS, toolEffectHint, toolFieldOfServerError, toolFromDoc, toolToDoc, validateTool, type ToolDraft } from "./rules";
 import { TryRequest } from "./TryRequest";
 
 export default function ToolEditor() {
@@ -30,56 +32,27 @@ type EditorProps = { isNew: boolean; initial: ToolDraft; canWrite: boolean; save
 export function Editor({ isNew, initial, canWrite, saved, onSaved }: EditorProps) {
 	const navigate = useNavigate();
 	const queryClient = useQueryClient();
-	const [draft, setDraft] = useState(initial);
-	const [errors, setErrors] = useState<ToolErrors>({});
-	const [formError, setFormError] = useState<string | null>(null);
-	const set = <K extends keyof ToolDraft>(key: K, value: ToolDraft[K]) => {
-		setDraft((current) => ({ ...current, [key]: value }));
-		setErrors(({ [key]: _, ...rest }) => rest);
-	};
-	const dirty = JSON.stringify(draft) !== JSON.stringify(initial);
-	// The masked values the server gave back, by header row: kept unless the person types a new one.
-	const savedSecrets = useMemo(() => new Map(initial.http_headers.map((row) => [row.name ?? "", row.value])), [initial]);
-
-	const save = useMutation({
-		mutationFn: () => saveDoc<Record<string, unknown>>("Agent Tool Function", toolToDoc(draft), isNew ? undefined : initial.tool_name),
-		onSuccess: async (doc) => {
+	const { draft, set, errors, formError, dirty, save, submit } = useDraftForm({
+		initial,
+		validate: validateTool,
+		save: (draft) => saveDoc<Record<string, unknown>>("Agent Tool Function", toolToDoc(draft), isNew ? undefined : initial.tool_name),
+		onSaved: async (doc) => {
 			await queryClient.invalidateQueries({ queryKey: ["tool-list"] });
 			await queryClient.invalidateQueries({ queryKey: ["tools"] });
 			queryClient.setQueryData(["tool", String(doc.name)], doc);
-			setFormError(null);
 			onSaved(true);
 			if (isNew) navigate(`/tools/${encodeURIComponent(String(doc.name))}`, { replace: true });
 		},
-		onError: (error) => {
-			const field = error instanceof ApiError ? toolFieldOfServerError(error.title, error.kind) : null;
-			if (field) setErrors({ [field]: error.message });
-			else setFormError(error.message);
-		},
+		what: "tool",
+		fieldOf: (error) => toolFieldOfServerError(error.title, error.kind),
 	});
-
-	const submit = () => {
-		const found = validateTool(draft);
-		setErrors(found);
-		if (Object.keys(found).length) {
-			setFormError("Some fields need attention before the tool can be saved.");
-			return;
-		}
-		save.mutate();
-	};
+	// The masked values the server gave back, by header row: kept unless the person types a new one.
+	const savedSecrets = useMemo(() => new Map(initial.http_headers.map((row) => [row.name ?? "", row.value])), [initial]);
 
 	const web = isWebKind(draft.types);
 	return (
 		<div className={web && !isNew ? "grid gap-4 p-4 md:p-6 xl:grid-cols-[minmax(0,1fr)_26rem]" : "mx-auto grid max-w-3xl gap-4 p-4 md:p-6"}>
-			<form
-				noValidate
-				aria-label="Tool settings"
-				className="grid content-start gap-4"
-				onSubmit={(event) => {
-					event.preventDefault();
-					submit();
-				}}
-			>
+			<Form label="Tool settings" className="grid content-start gap-4" onSubmit={submit}>
 				<EditorHeader title={isNew ? "New tool" : initial.tool_name} dirty={dirty} saving={save.isPending} canSave={canWrite} />
 				{!canWrite ? <p className="text-sm text-slate-600">You can look at this tool; changing tools takes a role with that permission.</p> : null}
 				{formError ? <ErrorNote error={formError} /> : null}
@@ -116,7 +89,7 @@ export function Editor({ isNew, initial, canWrite, saved, onSaved }: EditorProps
 						<ParamRows rows={draft.parameters} error={errors.parameters} disabled={!canWrite} onChange={(rows) => set("parameters", rows)} />
 					</Section>
 				</fieldset>
-			</form>
+			</Form>
 			{web && !isNew && canWrite ? (
 				<aside>
 					<TryRequest tool={initial.tool_name} post={draft.types === "POST"} baseUrl={initial.base_url} dirty={dirty} />
@@ -126,7 +99,7 @@ export function Editor({ isNew, initial, canWrite, saved, onSaved }: EditorProps
 	);
 }
 
-type TargetProps = { draft: ToolDraft; errors: ToolErrors; set: <K extends keyof ToolDraft>(key: K, value: ToolDraft[K]) => void; savedSecrets: Map<string, string>; disabled: boolean };
+type TargetProps = { draft: ToolDraft; errors: FieldErrors<ToolDraft>; set: <K extends keyof ToolDraft>(key: K, value: ToolDraft[K]) => void; savedSecrets: Map<string, string>; disabled: boolean };
 
 /** The fields the chosen kind needs: a record type, a function, an agent, or a web address. */
 function Target({ draft, errors, set, savedSecrets, disabled }: TargetProps) {

@@ -1,64 +1,47 @@
 import { useQuery } from "@tanstack/react-query";
-import { Plus, Search } from "lucide-react";
+import { Plus } from "lucide-react";
 import { useState } from "react";
 import { Link } from "react-router";
+import { DataList, LinkRows, ListPage, NewButton, RowText, SearchBox } from "../../components/ListPage";
 import { Button } from "../../components/ui/button";
-import { Input } from "../../components/ui/field";
-import { Empty, ErrorNote, Loading, StatusBadge } from "../../components/ui/status";
+import { Empty, StatusBadge } from "../../components/ui/status";
 import { getList } from "../../lib/api";
 import { useCan } from "../../lib/me";
 import { useToolList } from "./api";
 import { kindLabel } from "./rules";
-
-const rowLink = "flex flex-wrap items-center gap-3 px-4 py-3 hover:bg-slate-50 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-blue-500";
 
 export default function ToolsPage() {
 	const can = useCan();
 	const tools = useToolList();
 	const [search, setSearch] = useState("");
 	const needle = search.trim().toLowerCase();
-	const shown = (tools.data ?? []).filter((tool) => !needle || `${tool.name} ${tool.description ?? ""} ${kindLabel(tool.types)}`.toLowerCase().includes(needle));
+	const shown = tools.data?.filter((tool) => !needle || `${tool.name} ${tool.description ?? ""} ${kindLabel(tool.types)}`.toLowerCase().includes(needle));
 	return (
-		<div className="mx-auto grid max-w-5xl grid-cols-1 gap-4 p-4 md:p-6">
-			<header className="flex flex-wrap items-center gap-3">
-				<h1 className="text-xl font-semibold">Tools</h1>
-				{can("tool.write") ? (
-					<Button asChild className="ml-auto">
-						<Link to="/tools/new">
-							<Plus className="h-4 w-4" aria-hidden />
-							New tool
-						</Link>
-					</Button>
-				) : null}
-			</header>
+		<ListPage
+			title="Tools"
+			width="5xl"
+			actions={can("tool.write") ? <NewButton to="/tools/new">New tool</NewButton> : null}
+		>
 			<p className="text-sm text-slate-600">Tools are what agents can do besides talking: read and change records, call web addresses, ask other agents.</p>
 			{can("tool.mcp.write") ? <ServerList /> : null}
-			<div className="relative">
-				<Search className="absolute left-2.5 top-2.5 h-4 w-4 text-slate-400" aria-hidden />
-				<Input aria-label="Search tools" placeholder="Search tools" className="pl-8" value={search} onChange={(e) => setSearch(e.target.value)} />
-			</div>
-			{tools.isPending ? <Loading /> : null}
-			{tools.isError ? <ErrorNote error={tools.error} /> : null}
-			{tools.data && !shown.length ? <Empty title={needle ? "No tools match" : "No tools yet"}>{needle ? "Try another search." : "Create a tool, then give it to an agent in the agent's settings."}</Empty> : null}
-			{shown.length ? (
-				<ul className="divide-y divide-slate-200 rounded-lg border border-slate-200 bg-white" aria-label="Tools">
-					{shown.map((tool) => (
-						<li key={tool.name}>
-							<Link to={`/tools/${encodeURIComponent(tool.name)}`} className={rowLink}>
-								<div className="min-w-0 flex-1">
-									<p className="font-medium text-slate-900 [overflow-wrap:anywhere]">{tool.name}</p>
-									<p className="truncate text-sm text-slate-600">{tool.description}</p>
+			<SearchBox label="Search tools" value={search} onChange={setSearch} />
+			<DataList query={{ isPending: tools.isPending, error: tools.error, data: shown }} empty={<Empty title={needle ? "No tools match" : "No tools yet"}>{needle ? "Try another search." : "Create a tool, then give it to an agent in the agent's settings."}</Empty>}>
+				{(rows) => (
+					<LinkRows rows={rows} rowKey={(tool) => tool.name} label="Tools" to={(tool) => `/tools/${encodeURIComponent(tool.name)}`}>
+						{(tool) => (
+							<>
+								<RowText title={tool.name} line={tool.description}>
 									{tool.sync_conflict ? <p className="text-xs text-amber-700">Name conflict: {tool.sync_conflict}</p> : null}
-								</div>
+								</RowText>
 								<span className="text-xs text-slate-500">{kindLabel(tool.types)}</span>
 								{tool.provider_app && tool.provider_app !== "huf" ? <span className="text-xs text-slate-500">From the app {tool.provider_app}</span> : null}
 								{tool.is_builtin ? <StatusBadge status="Built in" /> : null}
-							</Link>
-						</li>
-					))}
-				</ul>
-			) : null}
-		</div>
+							</>
+						)}
+					</LinkRows>
+				)}
+			</DataList>
+		</ListPage>
 	);
 }
 
@@ -82,25 +65,19 @@ function ServerList() {
 				</Button>
 			</div>
 			<p className="text-sm text-slate-600">Services that offer ready-made tools over the Model Context Protocol (MCP), e.g. GitHub or a mailbox.</p>
-			{servers.isPending ? <Loading /> : null}
-			{servers.isError ? <ErrorNote error={servers.error} /> : null}
-			{servers.data?.length ? (
-				<ul className="divide-y divide-slate-200" aria-label="Tool servers">
-					{servers.data.map((server) => (
-						<li key={server.name}>
-							<Link to={`/tools/servers/${encodeURIComponent(server.name)}`} className={rowLink}>
-								<div className="min-w-0 flex-1">
-									<p className="font-medium [overflow-wrap:anywhere]">{server.name}</p>
-									<p className="truncate text-sm text-slate-600">{server.description || server.server_url || "A program on this server"}</p>
-								</div>
+			<DataList query={servers} empty={<p className="text-sm text-slate-500">No tool servers connected yet.</p>}>
+				{(rows) => (
+					<LinkRows rows={rows} rowKey={(server) => server.name} label="Tool servers" framed={false} to={(server) => `/tools/servers/${encodeURIComponent(server.name)}`}>
+						{(server) => (
+							<>
+								<RowText title={server.name} line={server.description || server.server_url || "A program on this server"} />
 								<span className="text-xs text-slate-500">{server.last_sync ? "Tools fetched" : "Tools not fetched yet"}</span>
 								<StatusBadge status={server.enabled ? "Active" : "Disabled"} />
-							</Link>
-						</li>
-					))}
-				</ul>
-			) : null}
-			{servers.data && !servers.data.length ? <p className="text-sm text-slate-500">No tool servers connected yet.</p> : null}
+							</>
+						)}
+					</LinkRows>
+				)}
+			</DataList>
 		</section>
 	);
 }

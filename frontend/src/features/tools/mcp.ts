@@ -1,6 +1,7 @@
 // MCP servers ("connected tool servers" to people): the form's rules, mirroring the MCP Server
 // DocType, and the site's methods for testing, syncing and signing in.
 import { call } from "../../lib/api";
+import { fieldOfRefusal, isWebAddress, isWhole, NAME_CHARACTERS, NAME_PATTERN, type FieldErrors } from "../../lib/rules";
 import type { SecretRow } from "./RowsEditors";
 import { effectHint, effectOf, type ToolEffect } from "./rules";
 
@@ -46,8 +47,6 @@ export type McpDraft = {
 	last_sync: string;
 	modified?: string;
 };
-
-export type McpErrors = Partial<Record<keyof McpDraft, string>>;
 
 export const CONNECTIONS: { value: McpDraft["transport_type"]; label: string }[] = [
 	{ value: "http", label: "Over the web (streaming HTTP)" },
@@ -126,9 +125,8 @@ export function serverToDoc(draft: McpDraft): Record<string, unknown> {
 	};
 }
 
-const NAME_PATTERN = /^[^<>%/\\#?]+$/;
 const VARIABLE_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
-const validInterval = (hours: number) => Number.isInteger(hours) && hours >= 1;
+const validInterval = (hours: number) => isWhole(hours, 1);
 
 /** Extra sign-in address settings: empty, or a JSON object whose values are all text. */
 function extraParamsError(text: string): string | undefined {
@@ -158,17 +156,17 @@ function variableError(name: string): string | undefined {
 	return undefined;
 }
 
-export function validateServer(draft: McpDraft): McpErrors {
-	const errors: McpErrors = {};
+export function validateServer(draft: McpDraft): FieldErrors<McpDraft> {
+	const errors: FieldErrors<McpDraft> = {};
 	const name = draft.server_name.trim();
 	if (!name) errors.server_name = "Give the server a name, e.g. github.";
-	else if (!NAME_PATTERN.test(name)) errors.server_name = "A name can't contain < > % / \\ # or ?.";
+	else if (!NAME_PATTERN.test(name)) errors.server_name = NAME_CHARACTERS;
 	if (draft.transport_type === "stdio") {
 		if (!draft.command.trim().startsWith("/")) errors.command = "Enter the program's full path, starting with /, e.g. /usr/local/bin/mcp-server.";
-	} else if (!/^https?:\/\/[^\s/]+/i.test(draft.server_url.trim())) errors.server_url = "Enter the server's address, starting with https://, e.g. https://mcp.example.com/mcp.";
+	} else if (!isWebAddress(draft.server_url.trim())) errors.server_url = "Enter the server's address, starting with https://, e.g. https://mcp.example.com/mcp.";
 	if (draft.auth_type === "custom_header" && !draft.auth_header_name.trim()) errors.auth_header_name = "Name the header the key goes in, e.g. X-Api-Key.";
 	if (["api_key", "bearer_token", "custom_header"].includes(draft.auth_type) && !draft.auth_header_value) errors.auth_header_value = "Enter the key or token the server gave you.";
-	if (!(Number.isInteger(draft.timeout_seconds) && draft.timeout_seconds > 0)) errors.timeout_seconds = "Use a whole number of seconds above 0.";
+	if (!isWhole(draft.timeout_seconds, 1)) errors.timeout_seconds = "Use a whole number of seconds above 0.";
 	if (draft.enable_auto_sync && !validInterval(draft.auto_sync_interval)) errors.auto_sync_interval = "Use a whole number of hours, at least 1, e.g. 24.";
 	const headers = namesError(draft.custom_headers.map((row) => row.key.trim().toLowerCase()), "header");
 	if (headers) errors.custom_headers = headers;
@@ -180,12 +178,14 @@ export function validateServer(draft: McpDraft): McpErrors {
 }
 
 // The server's refusals: a save-time check names the field in its message ("Check the MCP Server").
+const fieldOfTitle = fieldOfRefusal<keyof McpDraft>(
+	{ "Server Not Found": "server_url", "Address Not Allowed": "server_url", "Invalid URL": "server_url", "Not Allowed": "transport_type", "Invalid Sync Interval": "auto_sync_interval" },
+	"server_name",
+);
+
 export function serverFieldOfServerError(title: string, excType: string, message: string): keyof McpDraft | null {
-	if (excType === "DuplicateEntryError") return "server_name";
-	if (title === "Server Not Found" || title === "Address Not Allowed" || title === "Invalid URL") return "server_url";
-	if (title === "Not Allowed") return "transport_type";
-	if (title === "Invalid Sync Interval") return "auto_sync_interval";
-	if (title !== "Check the MCP Server") return null;
+	const field = fieldOfTitle(title, excType);
+	if (field || title !== "Check the MCP Server") return field;
 	const said = message.toLowerCase();
 	if (said.includes("environment variable name")) return "environment";
 	if (said.includes("server url")) return "server_url";

@@ -1,5 +1,6 @@
 // The tool form's rules, the same ones the server enforces (huf/huf/doctype/agent_tool_function/
 // agent_tool_function.py), so a mistake shows next to its field before saving; the server still checks.
+import { fieldOfRefusal, isWebAddress, type FieldErrors } from "../../lib/rules";
 
 /** Every kind of tool a person can build, grouped the way the form offers them. */
 export const TOOL_KINDS: { group: string; kinds: { value: string; label: string }[] }[] = [
@@ -107,8 +108,6 @@ export type ToolDraft = {
 	modified?: string;
 };
 
-export type ToolErrors = Partial<Record<keyof ToolDraft, string>>;
-
 export const PARAM_TYPES = ["string", "integer", "number", "boolean", "array", "object"];
 
 export function emptyTool(): ToolDraft {
@@ -163,8 +162,8 @@ const PARAMETER_NAME = /^[a-zA-Z_][a-zA-Z0-9_]*$/;
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const HEADERS_SET_BY_HUF = new Set(["host", "content-length", "transfer-encoding", "connection"]);
 
-export function validateTool(draft: ToolDraft): ToolErrors {
-	const errors: ToolErrors = {};
+export function validateTool(draft: ToolDraft): FieldErrors<ToolDraft> {
+	const errors: FieldErrors<ToolDraft> = {};
 	if (!TOOL_NAME.test(draft.tool_name.trim())) errors.tool_name = "Use letters, digits, _ and - only, at most 64 characters, e.g. get_sales_order.";
 	if (!draft.description.trim()) errors.description = "Say what the tool does and when to use it: the agent reads this to decide.";
 	if (needsRecordType(draft.types) && !draft.reference_doctype.trim()) errors.reference_doctype = "Choose the kind of record this tool works on.";
@@ -173,7 +172,7 @@ export function validateTool(draft: ToolDraft): ToolErrors {
 	if (draft.types === "Run Agent" && !draft.agent) errors.agent = "Choose the agent this tool asks.";
 	if (isWebKind(draft.types)) {
 		const base = draft.base_url.trim();
-		if (base && !/^https?:\/\/[^\s/]+/i.test(base)) errors.base_url = "Start the address with https:// (or http://), e.g. https://api.example.com/v1.";
+		if (base && !isWebAddress(base)) errors.base_url = "Start the address with https:// (or http://), e.g. https://api.example.com/v1.";
 		const headers = headerProblem(draft.http_headers, Boolean(base));
 		if (headers) errors.http_headers = headers;
 	}
@@ -210,25 +209,23 @@ function parameterProblem(rows: ParamRow[]): string | null {
 }
 
 // The server's refusals, by their title, belong next to these fields.
-const FIELD_OF_TITLE: Record<string, keyof ToolDraft> = {
-	"Invalid Tool Name": "tool_name",
-	"Missing Reference DocType": "reference_doctype",
-	"Missing Function Path": "function_path",
-	"Missing Provider App": "provider_app",
-	"Function Not Allowed": "function_path",
-	"Missing Agent": "agent",
-	"Invalid URL": "base_url",
-	"Server Not Found": "base_url",
-	"Address Not Allowed": "base_url",
-	"Base URL Needed": "http_headers",
-	"Invalid Header": "http_headers",
-	"Duplicate Header": "http_headers",
-	"Missing Value": "http_headers",
-	"Invalid Parameter": "parameters",
-	"Duplicate Parameter": "parameters",
-};
-
-export function toolFieldOfServerError(title: string, excType: string): keyof ToolDraft | null {
-	if (excType === "DuplicateEntryError") return "tool_name";
-	return FIELD_OF_TITLE[title] ?? null;
-}
+export const toolFieldOfServerError = fieldOfRefusal<keyof ToolDraft>(
+	{
+		"Invalid Tool Name": "tool_name",
+		"Missing Reference DocType": "reference_doctype",
+		"Missing Function Path": "function_path",
+		"Missing Provider App": "provider_app",
+		"Function Not Allowed": "function_path",
+		"Missing Agent": "agent",
+		"Invalid URL": "base_url",
+		"Server Not Found": "base_url",
+		"Address Not Allowed": "base_url",
+		"Base URL Needed": "http_headers",
+		"Invalid Header": "http_headers",
+		"Duplicate Header": "http_headers",
+		"Missing Value": "http_headers",
+		"Invalid Parameter": "parameters",
+		"Duplicate Parameter": "parameters",
+	},
+	"tool_name",
+);
