@@ -5,7 +5,8 @@ Frappe at all), ``run`` (a run's whole life), ``agent_state`` (what an agent kee
 ``media``, ``mcp`` (the MCP client), ``knowledge``, ``tools``, ``flow``, ``triggers``,
 ``integrations``, ``data_tables``, ``assistant`` and ``agent`` (the whitelisted agent endpoints).
 The modules at this level stand alone: models and providers, the outbound address check, prompts,
-people, seeding, and ``http_handler`` (a name in the reference). Modules that moved into rooms keep
+people, seeding, ``http_handler`` (a name in the reference) and ``getting_started`` (the web app's
+first screen). Modules that moved into rooms keep
 their old dotted paths through ``moved.py``.
 """
 

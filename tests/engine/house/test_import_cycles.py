@@ -28,7 +28,9 @@ def import_graph() -> dict[str, set[str]]:
 			if isinstance(node, ast.Import):
 				targets = [alias.name for alias in node.names]
 			elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-				targets = [node.module] + [f"{node.module}.{alias.name}" for alias in node.names]
+				submodules = [f"{node.module}.{alias.name}" for alias in node.names]
+				# ``from huf import examples`` imports the submodule, not what huf/__init__.py defines
+				targets = submodules + ([node.module] if any(sub not in modules for sub in submodules) else [])
 			graph[name] |= {target for target in targets if target in modules and target != name}
 	return graph
 

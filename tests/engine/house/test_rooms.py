@@ -5,8 +5,8 @@ house). Read from the source, every import wherever it stands in a file; no Frap
 1. the site's foundations: capabilities, permissions, and the modules at ``huf/ai``'s top that
    stand alone (models and providers, the outbound address check, prompts, people, seeding);
 2. the rooms of ``huf/ai`` that do the work (a run's life, tools, knowledge, media, MCP, what an
-   agent keeps, flows, triggers, integrations, data tables, the builder assistant);
-3. what faces the outside: endpoints (``huf.ai.agent``), web pages (``huf.www``), DocType
+   agent keeps, flows, triggers, integrations, data tables, the builder assistant, Huf's example);
+3. what faces the outside: endpoints (``huf.ai.agent``, ``huf.ai.getting_started``), web pages (``huf.www``), DocType
    controllers (``huf.huf``), hooks, install, patches, commands and the WSGI entry."""
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ FLOORS = [
 	{"huf.capabilities", "huf.permissions", "huf.request_checks", "huf.ai", "huf.ai.moved", "huf.ai.models", "huf.ai.providers",
 	 "huf.ai.outbound", "huf.ai.prompts", "huf.ai.people", "huf.ai.seeding", "huf.config"},
 	{"huf.ai.run", "huf.ai.tools", "huf.ai.knowledge", "huf.ai.media", "huf.ai.mcp", "huf.ai.agent_state", "huf.ai.flow",
-	 "huf.ai.triggers", "huf.ai.integrations", "huf.ai.data_tables", "huf.ai.assistant", "huf.ai.http_handler"},
-	{"huf", "huf.ai.agent", "huf.www", "huf.huf", "huf.hooks", "huf.install", "huf.patches", "huf.commands", "huf.wsgi", "huf.templates"},
+	 "huf.ai.triggers", "huf.ai.integrations", "huf.ai.data_tables", "huf.ai.assistant", "huf.ai.http_handler", "huf.examples"},
+	{"huf", "huf.ai.agent", "huf.ai.getting_started", "huf.www", "huf.huf", "huf.hooks", "huf.install", "huf.patches", "huf.commands", "huf.wsgi", "huf.templates"},
 ]
 
 
