@@ -825,7 +825,7 @@ show_status() {
 	step "Status of $BENCH"
 	is_bench || { note "No bench there."; return; }
 	local pid web key port
-	if pid=$(running_pid); then note "Processes: running (process group $pid; log $LOG_FILE)"; else note "Processes: not started by this script"; fi
+	if pid=$(running_pid); then note "Processes: running (process group $pid; log $LOG_FILE)"; else note "Processes: none that this script started are running"; fi
 	for key in webserver_port socketio_port redis_cache redis_queue; do
 		port=$(bench_config_get "$key")
 		if port_taken "$port"; then note "$key $port: in use by $(port_owner "$port")"; else note "$key $port: free"; fi
