@@ -20,7 +20,7 @@ WORK=$(mktemp -d /tmp/huf-quickstart-check.XXXXXX)
 SITE="qs-$(head -c 4 /dev/urandom | od -An -tx1 | tr -d ' \n').localhost"
 export HUF_BENCH=$WORK/bench HUF_SITE=$SITE HUF_EXAMPLE=0
 export HUF_ADMIN_PASSWORD
-HUF_ADMIN_PASSWORD=$(head -c 24 /dev/urandom | base64 | tr -dc 'A-Za-z0-9' | head -c 16)
+HUF_ADMIN_PASSWORD=$(head -c 12 /dev/urandom | od -An -tx1 | tr -d ' \n')
 # ports of their own, away from a bench on the default ones (quickstart.sh moves on from a taken one)
 export HUF_WEB_PORT=18000 HUF_SOCKETIO_PORT=19000 HUF_REDIS_CACHE_PORT=23000 HUF_REDIS_QUEUE_PORT=21000
 QS=$ROOT/scripts/quickstart.sh

@@ -111,7 +111,7 @@ env_set() {
 	fi
 }
 
-new_secret() { head -c 32 /dev/urandom | base64 | tr -dc 'A-Za-z0-9' | head -c 20; }
+new_secret() { head -c 12 /dev/urandom | od -An -tx1 | tr -d ' \n'; }  # 24 hex digits
 
 load_settings() {
 	SITE=${HUF_SITE:-$(env_get HUF_SITE)}
@@ -241,6 +241,8 @@ check_node() {
 	if ! command -v yarn >/dev/null; then
 		note "Installing yarn (npm install -g yarn)"
 		npm install -g --no-fund --no-audit yarn >/dev/null 2>&1 || as_root npm install -g --no-fund --no-audit yarn
+		command -v yarn >/dev/null || fail "npm installed yarn into $(npm prefix -g)/bin, which is not on PATH." \
+			"Add that folder to PATH, then run this script again."
 	fi
 	note "yarn $(yarn --version)"
 }
@@ -462,6 +464,7 @@ config.update(
 json.dump(config, open(path, "w"), indent=1, sort_keys=True)
 EOF
 	in_bench bench setup redis >/dev/null
+	sed -i "s/^web: bench serve.*/web: bench serve --port $WEB_PORT/" "$BENCH/Procfile"  # for a `bench start` by hand
 	note "Ports: web $WEB_PORT, realtime $SOCKETIO_PORT, Redis cache $REDIS_CACHE_PORT, Redis queue $REDIS_QUEUE_PORT"
 }
 
@@ -492,6 +495,11 @@ frappe_source() {
 
 make_bench() {
 	step "The bench at $BENCH"
+	if is_bench && [ -f "$BENCH/$INCOMPLETE_MARK" ]; then  # init ended, its ports were not set yet
+		choose_ports
+		apply_ports
+		rm -f "$BENCH/$INCOMPLETE_MARK"
+	fi
 	if is_bench; then
 		note "Reusing the bench there (Frappe $(bench_py -c 'import frappe; print(frappe.__version__)' 2>/dev/null || echo '?'))"
 		return
@@ -817,7 +825,7 @@ show_status() {
 	step "Status of $BENCH"
 	is_bench || { note "No bench there."; return; }
 	local pid web key port
-	if pid=$(running_pid); then note "Processes: running (process group $pid; log $LOG_FILE)"; else note "Processes: not started by this script"; fi
+	if pid=$(running_pid); then note "Processes: running (process group $pid; log $LOG_FILE)"; else note "Processes: none that this script started are running"; fi
 	for key in webserver_port socketio_port redis_cache redis_queue; do
 		port=$(bench_config_get "$key")
 		if port_taken "$port"; then note "$key $port: in use by $(port_owner "$port")"; else note "$key $port: free"; fi
