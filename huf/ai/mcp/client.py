@@ -9,7 +9,7 @@
   ``get_agent_mcp_servers`` gives whoever may read the agent names and tool counts only.
 - ``auto_sync``: the minute job's part (one query when nothing is due).
 
-OAuth sign-in and the ``/mcp-oauth-callback`` page are in ``mcp_oauth.py``; the tokens (``MCPTokenStore``) in ``mcp_tokens.py``.
+OAuth sign-in and the ``/mcp-oauth-callback`` page are in ``oauth.py``; the tokens (``MCPTokenStore``) in ``tokens.py``.
 """
 
 from __future__ import annotations

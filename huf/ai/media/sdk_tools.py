@@ -1,7 +1,7 @@
 """The standard media tools ``generate_image`` and ``generate_audio`` (the reference's names), and
 ``preview_voice``, the agent editor's "play a sample".
 
-What they make is saved as private Files attached to the run's conversation (``media_files.py``);
+What they make is saved as private Files attached to the run's conversation (``files.py``);
 the model reads a reference to each (address, name, kind, size), never the bytes."""
 
 from __future__ import annotations

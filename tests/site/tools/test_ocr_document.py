@@ -112,11 +112,11 @@ def test_the_model_argument_takes_only_enabled_models_the_user_may_use(site, llm
 
 
 def test_a_tool_naming_the_old_ocr_path_still_reads_and_the_patch_moves_it(site, llm):
-	"""``huf.ai.media.sdk_tools.handle_ocr_document`` (the reference's path) moved to ``huf.ai.tools.ocr``:
+	"""``huf.ai.sdk_tools.handle_ocr_document`` (the reference's path) moved to ``huf.ai.tools.ocr``:
 	a tool saved with the old path still works, and the patch rewrites stored tools to the new one."""
 	from huf.patches import move_tool_function_paths
 
-	old, new = "huf.ai.media.sdk_tools.handle_ocr_document", "huf.ai.tools.ocr.ocr_document"
+	old, new = "huf.ai.sdk_tools.handle_ocr_document", "huf.ai.tools.ocr.ocr_document"
 	user = make_user("ocr-old-path@huf.test", ["Huf User"])
 	word = upload(user, "ocr-old-path.docx", docx("Old path", "Still reads the file."))
 	fixtures.tool("huf_t_old_ocr", "Custom Function", None, function_path=old)  # accepted at save
