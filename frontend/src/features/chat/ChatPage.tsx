@@ -34,9 +34,15 @@ export function ChatPage() {
 	const conversations = useQuery({ queryKey: ["conversations", agent], queryFn: () => chatApi.conversations(agent ?? ""), enabled: Boolean(current) });
 	const mine = useMessagePages(current && conversation ? conversation : null, false).data?.pages[0]?.mine ?? false; // a manager may open someone else's chat
 	// The guide: for who may add providers until the first chat; for anyone with no agent to chat with.
-	// Read again each time the chat opens (a provider, a model or an agent was just added elsewhere).
+	// Read again each time the chat opens (a provider, a model or an agent was just added elsewhere),
+	// until every step is done: then the guide is gone and there is nothing left to read again.
 	const setsUp = Boolean(me.data?.capabilities["provider.write"]);
-	const checklist = useQuery({ queryKey: checklistKey, queryFn: startApi.checklist, enabled: setsUp || agents.data?.length === 0, staleTime: 0 });
+	const checklist = useQuery({
+		queryKey: checklistKey,
+		queryFn: startApi.checklist,
+		enabled: setsUp || agents.data?.length === 0,
+		staleTime: (query) => (query.state.data?.done ? Infinity : 0),
+	});
 
 	const here = useLocation().pathname;
 	useEffect(() => {
